@@ -1,0 +1,1 @@
+"""What a person uses: the ``biriba`` command line, analyzers and reports."""

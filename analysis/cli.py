@@ -1,0 +1,132 @@
+"""The ``biriba`` command line.
+
+Every sub-command prints a readable table by default and exactly one JSON
+object with ``--json``. Bad input (an unparsable card, an unknown preset, an
+illegal table meld, ...) prints one line on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from solver.errors import BiribaError, IllegalMeldError
+from solver.melds import analyze_meld, check_trump
+from solver.rules import OPTIONS, PRESETS, get_rules
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit code 2."""
+
+    def error(self, message):
+        raise BiribaError(f"{self.prog}: {message}")
+
+
+def _add_rules_arguments(parser):
+    parser.add_argument("--rules", default="classic", help=f"rule preset ({', '.join(PRESETS)})")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME",
+        help=f"rule option, repeatable ({', '.join(OPTIONS)})",
+    )
+
+
+def _rules_from(args):
+    return get_rules(args.rules, *args.option)
+
+
+def _print_json(data):
+    print(json.dumps(data, ensure_ascii=True))
+
+
+def _cmd_meld(args):
+    rules = _rules_from(args)
+    trump = check_trump(args.trump, rules)
+    try:
+        info = analyze_meld(args.cards, rules, trump)
+    except IllegalMeldError as error:
+        reason = str(error).split(": ", 1)[-1]
+        if args.json:
+            _print_json({"valid": False, "reason": reason})
+        else:
+            print(f"not a legal meld under {rules.name!r}: {reason}")
+        return 0
+    if args.json:
+        _print_json(info.to_dict())
+        return 0
+    what = f"run of {info.suit}" if info.kind == "run" else (
+        f"set of {info.rank}" if info.rank else "set of wild cards")
+    rows = [
+        ("cards", " ".join(info.ordered_cards())),
+        ("meld", f"{what}, {'clean' if info.clean else 'dirty'} ({info.wilds} wild)"),
+    ]
+    if info.wild_ranks:
+        rows.append(("wild may stand for", " or ".join(info.wild_ranks)))
+    rows += [
+        ("biriba", info.biriba or "-"),
+        ("card values", str(info.value)),
+        ("bonus", str(info.bonus)),
+        ("points", str(info.points)),
+    ]
+    width = max(len(name) for name, _ in rows)
+    print(f"legal meld under {rules.name!r}" + (f" (trump {args.trump.upper()})" if trump is not None else ""))
+    for name, value in rows:
+        print(f"  {name:<{width}}  {value}")
+    return 0
+
+
+def _cmd_rules(args):
+    if args.preset is None:
+        if args.json:
+            _print_json({name: rules.to_dict() for name, rules in PRESETS.items()})
+        else:
+            for name, rules in PRESETS.items():
+                status = "" if rules.engine_supported else "  (meld rules only; engine: not yet)"
+                print(f"{name:<12} source {rules.source}{status}")
+        return 0
+    rules = get_rules(args.preset, *args.option)
+    data = rules.to_dict()
+    if args.json:
+        _print_json(data)
+        return 0
+    width = max(len(key) for key in data)
+    for key, value in data.items():
+        print(f"{key:<{width}}  {value}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="biriba", description="Biriba solver: melds, lay-downs, play.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    meld = commands.add_parser("meld", help="is this a legal meld, and what is it worth")
+    meld.add_argument("cards", help='cards, e.g. "4H 5H 2C 7H"')
+    _add_rules_arguments(meld)
+    meld.add_argument("--trump", help="trump suit S, H, D or C")
+    meld.add_argument("--json", action="store_true", help="one JSON object")
+    meld.set_defaults(handler=_cmd_meld)
+
+    rules = commands.add_parser("rules", help="a preset's fields (all presets without a name)")
+    rules.add_argument("preset", nargs="?")
+    rules.add_argument("--option", action="append", default=[], metavar="NAME")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(handler=_cmd_rules)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+    except BiribaError as error:
+        print(f"biriba: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # output piped into head and the like
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,358 @@
+"""Rule sets: every number and switch of RULES.md as a field of a frozen dataclass.
+
+Presets (RULES.md §8) are named instances; :func:`get_rules` finds one by name
+and applies overrides, which are validated (an inconsistent override raises
+:class:`InvalidRulesError`).
+
+>>> get_rules("greek").trump_run_dirty
+200
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from kernels.encoding import JOKER, RANK_COUNT, RANKS
+from solver.errors import InvalidRulesError
+
+PILE_PICKUP_MODES = ("always", "restricted")
+TURNED_WILD_MODES = ("choose", "bury")
+BIRIBAKI_MODES = ("hand_emptied", "first_biriba")
+STOCK_EXHAUSTED_MODES = ("end_after_turn", "pile_only", "pile_while_possible")
+UNSUPPORTED_BY_ENGINE = ("threes", "venezuelan")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One complete rule set. Field groups follow the clauses of RULES.md."""
+
+    name: str = "classic"
+    source: str = "000, 002"
+
+    # §1 Cards ---------------------------------------------------------------
+    decks: int = 2                 # decks with 2 to 5 players
+    decks_six_players: int = 3     # decks with 6 players
+    jokers_per_deck: int = 2       # 2 decks -> 4 jokers, 3 decks -> 6
+    wild_twos: bool = True         # every 2 is wild (001 house rule turns this off)
+    joker_value: int = 20
+    ace_value: int = 15
+    two_value: int = 10
+    face_value: int = 10           # K Q J
+    high_value: int = 10           # 10 9 8
+    low_value: int = 5             # 7 .. 3
+
+    # §2 Melds ---------------------------------------------------------------
+    min_meld_size: int = 3
+    sets_allowed: bool = True
+    set_excluded_ranks: tuple[str, ...] = ()   # barimba: ("A", "3")
+    sets_of_twos: bool = True      # the 2s of a set of 2s are natural (000)
+    wild_sets: bool = False        # a set made only of wilds (venezuelan)
+    max_wilds_per_meld: int | None = 1          # None: no fixed cap
+    naturals_per_wild: int | None = None        # partnership: 2 (wilds * 2 <= naturals)
+
+    # §3 Biribas and bonuses -------------------------------------------------
+    biriba_size: int = 7
+    full_run_size: int = 13
+    run_biriba_clean: int = 200
+    run_biriba_dirty: int = 100
+    set_biriba_clean: int = 300
+    set_biriba_dirty: int = 150
+    set_biriba_ranks: tuple[str, ...] | None = None  # None: every rank earns the bonus
+    ace_set_biriba_clean: int | None = None     # venezuelan aces; None: as other sets
+    ace_set_biriba_dirty: int | None = None
+    wild_set_biriba: int = 0                    # venezuelan wild-card biriba
+    full_run_bonus: bool = True                 # False: a full run is a run biriba
+    full_run_clean: int = 1000
+    full_run_dirty: int = 500
+    has_trump: bool = True
+    trump_run_clean: int = 600
+    trump_run_dirty: int = 300
+    trump_full_clean: int = 1000
+    trump_full_dirty: int = 500
+    super_biriba: bool = False                  # partnership option
+    super_biriba_size: int = 11
+    super_biriba_clean: int = 400
+    super_biriba_dirty: int = 200
+    hearts_super_trump: bool = False            # greek option: trump bonuses x4 in hearts
+    hearts_trump_multiplier: int = 4
+    at_once_bonus_extra: int = 0                # venezuelan: biriba laid whole from the hand
+    at_once_wild_bonus_extra: int = 0
+
+    # §4 Set-up --------------------------------------------------------------
+    hand_size: int = 11
+    biribaki_size: int = 11
+    three_player_biribaki_sizes: tuple[int, int] = (18, 11)
+    turn_up_card: bool = True      # barimba turns no card
+    turned_wild: str = "choose"    # joker turned: "choose" trump or none; "bury" (001)
+
+    # §5 A turn --------------------------------------------------------------
+    pile_pickup: str = "always"    # "restricted": partnership's condition (001)
+    pile_top_must_meld: bool = False
+    one_card_pile_no_same_discard: bool = True
+    first_drawer_redraw: bool = False           # barimba
+    biribaki_when: str = "hand_emptied"         # or "first_biriba" (001)
+    red_threes_out: bool = False                # threes variant
+    black_threes_freeze: bool = False           # threes variant
+    red_three_bonus: int = 200                  # threes: each, as the team's best biriba
+    red_three_penalty: int = 100                # threes: each, with no biriba
+
+    # §6 Vulnerability: ((score at or above, minimum first lay-down), ...) ascending
+    vulnerability: tuple[tuple[int, int], ...] = ((1000, 75), (1500, 90))
+    biriba_before_biribaki_from: int | None = None   # threes: 3005
+
+    # §7 End of round and scoring -------------------------------------------
+    closing_bonus: int = 100
+    close_min_biribas: int = 1
+    close_needs_clean_biriba: bool = False      # barimba
+    close_needs_run_and_set: bool = False       # partnership
+    no_biribaki_penalty: int = 100
+    untouched_biribaki_penalty: int = 100
+    stock_exhausted: str = "end_after_turn"
+    target_score: int = 3000                    # 4 or more players
+    target_score_small: int = 2500              # 2 or 3 players
+    individual: bool = False                    # partnership option
+
+    def __post_init__(self):
+        problems = []
+        for item in dataclasses.fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+                problems.append(f"{item.name}={value!r} is negative")
+        if self.min_meld_size < 3:
+            problems.append(f"min_meld_size={self.min_meld_size!r} is below 3")
+        if self.biriba_size <= self.min_meld_size:
+            problems.append(f"biriba_size={self.biriba_size!r} must exceed min_meld_size")
+        if not 1 <= self.decks <= 3 or not 1 <= self.decks_six_players <= 3:
+            problems.append("decks must be 1..3 (the bitboard holds three copies of a kind)")
+        if self.max_wilds_per_meld is None and self.naturals_per_wild is None:
+            problems.append("set max_wilds_per_meld or naturals_per_wild (a wild limit)")
+        if self.naturals_per_wild is not None and self.naturals_per_wild < 1:
+            problems.append(f"naturals_per_wild={self.naturals_per_wild!r} must be at least 1")
+        for rank in self.set_excluded_ranks + (self.set_biriba_ranks or ()):
+            if rank not in RANKS:
+                problems.append(f"unknown rank {rank!r}")
+        if self.hearts_super_trump and not self.has_trump:
+            problems.append("hearts_super_trump needs has_trump")
+        if self.wild_sets and not self.sets_allowed:
+            problems.append("wild_sets needs sets_allowed")
+        if self.super_biriba and self.super_biriba_size <= self.biriba_size:
+            problems.append("super_biriba_size must exceed biriba_size")
+        if self.full_run_size != RANK_COUNT:
+            problems.append(f"full_run_size={self.full_run_size!r}: a full run has 13 cards")
+        for name, allowed in (
+            ("pile_pickup", PILE_PICKUP_MODES),
+            ("turned_wild", TURNED_WILD_MODES),
+            ("biribaki_when", BIRIBAKI_MODES),
+            ("stock_exhausted", STOCK_EXHAUSTED_MODES),
+        ):
+            if getattr(self, name) not in allowed:
+                problems.append(f"{name}={getattr(self, name)!r} is not one of {allowed}")
+        thresholds = [threshold for threshold, _ in self.vulnerability]
+        if thresholds != sorted(thresholds):
+            problems.append(f"vulnerability={self.vulnerability!r} is not ascending")
+        if problems:
+            raise InvalidRulesError(f"rule set {self.name!r}: " + "; ".join(problems))
+
+    # Derived values -----------------------------------------------------------
+    def deck_count(self, players: int) -> int:
+        """Decks in play (RULES.md §1): three with six players."""
+        return self.decks_six_players if players == 6 else self.decks
+
+    def joker_count(self, players: int) -> int:
+        return self.jokers_per_deck * self.deck_count(players)
+
+    def card_value(self, kind: int) -> int:
+        """Points of one card on the table (or its penalty in hand), RULES.md §1."""
+        if kind == JOKER:
+            return self.joker_value
+        rank_index = kind % RANK_COUNT
+        if rank_index == 0:
+            return self.ace_value
+        if rank_index == 1:
+            return self.two_value
+        if rank_index >= 10:
+            return self.face_value
+        if rank_index >= 7:
+            return self.high_value
+        return self.low_value
+
+    def card_values(self) -> tuple[int, ...]:
+        """Value of every kind, indexed by kind id (53 entries)."""
+        return tuple(self.card_value(kind) for kind in range(JOKER + 1))
+
+    def is_wild_kind(self, kind: int) -> bool:
+        """Jokers always; 2s when ``wild_twos`` (RULES.md §1)."""
+        return kind == JOKER or (self.wild_twos and kind % RANK_COUNT == 1)
+
+    def set_rank_allowed(self, rank_index: int) -> bool:
+        if not self.sets_allowed or RANKS[rank_index] in self.set_excluded_ranks:
+            return False
+        if rank_index == 1 and self.wild_twos:
+            return self.sets_of_twos
+        return True
+
+    def target(self, players: int) -> int:
+        return self.target_score_small if players <= 3 else self.target_score
+
+    def minimum_first_laydown(self, match_score: int) -> int:
+        """Vulnerability (RULES.md §6): the least a team's first lay-down must be worth."""
+        minimum = 0
+        for threshold, value in self.vulnerability:
+            if match_score >= threshold:
+                minimum = value
+        return minimum
+
+    def replace(self, **overrides) -> RuleSet:
+        """A copy with some fields changed; unknown fields raise."""
+        known = {item.name for item in dataclasses.fields(self)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise InvalidRulesError(f"unknown rule field(s) {', '.join(map(repr, unknown))}")
+        return dataclasses.replace(self, **overrides)
+
+    def to_dict(self) -> dict:
+        data = dataclasses.asdict(self)
+        return {
+            key: list(value) if isinstance(value, tuple) else value for key, value in data.items()
+        }
+
+    @property
+    def engine_supported(self) -> bool:
+        return self.name not in UNSUPPORTED_BY_ENGINE
+
+
+CLASSIC = RuleSet()
+
+CYPRUS = CLASSIC.replace(name="cyprus", source="000", full_run_dirty=100, trump_full_dirty=100)
+
+PARTNERSHIP = RuleSet(
+    name="partnership",
+    source="001",
+    joker_value=50,
+    ace_value=20,
+    two_value=20,
+    sets_of_twos=False,
+    max_wilds_per_meld=None,
+    naturals_per_wild=2,
+    set_biriba_ranks=("A",),
+    full_run_bonus=False,
+    has_trump=False,
+    turned_wild="bury",
+    pile_pickup="restricted",
+    biribaki_when="first_biriba",
+    close_needs_run_and_set=True,
+    vulnerability=(),
+    stock_exhausted="pile_only",
+    target_score=2000,
+    target_score_small=2000,
+)
+
+GREEK = RuleSet(
+    name="greek",
+    source="003",
+    two_value=20,
+    joker_value=25,
+    sets_allowed=False,
+    trump_run_dirty=200,
+    trump_full_clean=2000,
+    trump_full_dirty=1000,
+    vulnerability=((1011, 75),),
+    stock_exhausted="pile_while_possible",
+    target_score=2010,
+    target_score_small=2010,
+)
+
+BARIMBA = RuleSet(
+    name="barimba",
+    source="003",
+    set_excluded_ranks=("A", "3"),
+    has_trump=False,
+    turn_up_card=False,
+    pile_top_must_meld=True,
+    first_drawer_redraw=True,
+    close_needs_clean_biriba=True,
+    vulnerability=((2001, 75), (3001, 100), (4001, 125)),
+    target_score=5000,
+    target_score_small=5000,
+)
+
+THREES = RuleSet(
+    name="threes",
+    source="003",
+    set_biriba_clean=200,
+    set_biriba_dirty=100,
+    full_run_clean=500,
+    full_run_dirty=250,
+    has_trump=False,
+    red_threes_out=True,
+    black_threes_freeze=True,
+    vulnerability=((2005, 75), (3005, 95)),
+    biriba_before_biribaki_from=3005,
+    target_score=5005,
+    target_score_small=5005,
+)
+
+VENEZUELAN = RuleSet(
+    name="venezuelan",
+    source="000",
+    joker_value=50,
+    ace_value=20,
+    two_value=25,
+    sets_of_twos=False,
+    wild_sets=True,
+    run_biriba_clean=200,
+    run_biriba_dirty=100,
+    set_biriba_clean=200,
+    set_biriba_dirty=100,
+    ace_set_biriba_clean=400,
+    ace_set_biriba_dirty=300,
+    wild_set_biriba=750,
+    at_once_bonus_extra=100,
+    at_once_wild_bonus_extra=250,
+    full_run_bonus=False,
+    has_trump=False,
+    vulnerability=(),
+    target_score=2500,
+    target_score_small=2500,
+)
+
+PRESETS: dict[str, RuleSet] = {
+    rules.name: rules
+    for rules in (CLASSIC, CYPRUS, PARTNERSHIP, GREEK, BARIMBA, THREES, VENEZUELAN)
+}
+
+# Options that RULES.md §8 names, as field overrides.
+OPTIONS: dict[str, dict] = {
+    "no_wild_twos": {"wild_twos": False},
+    "super_biriba": {"super_biriba": True},
+    "hard_close": {"close_min_biribas": 2},
+    "individual": {"individual": True, "target_score": 1500, "target_score_small": 1500},
+    "hearts_super_trump": {"hearts_super_trump": True},
+    "pile_top_must_meld": {"pile_top_must_meld": True},
+    "sets": {"sets_allowed": True},
+}
+
+
+def get_rules(name: str | RuleSet = "classic", *options: str, **overrides) -> RuleSet:
+    """A preset by name, with named options (RULES.md §8) and field overrides.
+
+    >>> get_rules("partnership", "super_biriba").super_biriba
+    True
+    """
+    if isinstance(name, RuleSet):
+        base = name
+    else:
+        key = str(name).strip().lower()
+        if key not in PRESETS:
+            raise InvalidRulesError(
+                f"unknown rule preset {name!r} (known: {', '.join(PRESETS)})"
+            )
+        base = PRESETS[key]
+    merged: dict = {}
+    for option in options:
+        if option not in OPTIONS:
+            raise InvalidRulesError(f"unknown rule option {option!r} (known: {', '.join(OPTIONS)})")
+        merged.update(OPTIONS[option])
+    merged.update(overrides)
+    return base.replace(**merged) if merged else base
