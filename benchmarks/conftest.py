@@ -1,0 +1,4 @@
+"""Benchmarks: fixed seeds, every backend side by side. Run with
+
+    python -m pytest benchmarks -o addopts="" --benchmark-columns=median,mean,rounds
+"""
