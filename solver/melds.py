@@ -300,8 +300,12 @@ def _readings(counts, rules: RuleSet) -> tuple[list[Reading], list[str]]:
         readings += _run_readings(counts, suit_index, rules, problems)
     for rank_index in sorted(set_ranks, key=lambda r: -1 if r is None else r):
         readings += _set_readings(counts, rank_index, rules, set_problems)
-    # With only wild kinds the cards were meant as a set: explain the set first.
-    problems = set_problems + problems if not anchors else problems + set_problems
+    # With only wild kinds, or naturals all of one rank, the cards were meant as a
+    # set: explain the set first (barimba "3C 3C JK" is a forbidden set of 3s, not a
+    # run with a repeated rank).
+    natural_count = sum(counts[kind] for kind in anchors)
+    set_first = not anchors or (len(anchor_ranks) == 1 and natural_count > 1)
+    problems = set_problems + problems if set_first else problems + set_problems
     if not readings and not problems:
         if not anchors:
             problems.append("only wild cards: a meld needs natural cards")
