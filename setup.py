@@ -5,6 +5,12 @@ from setuptools import Extension, setup
 
 EXTENSIONS = [
     Extension("kernels._cardset", ["kernels/_cardset.pyx"], extra_compile_args=["-O3"]),
+    Extension(
+        "kernels._partition",
+        ["kernels/_partition.pyx"],
+        language="c++",
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(

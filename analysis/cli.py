@@ -11,7 +11,9 @@ import argparse
 import json
 import sys
 
+from kernels.partition import BACKENDS, CountOverflowError
 from solver.errors import BiribaError, IllegalMeldError
+from solver.laydown import best_laydown, count_laydowns_timed
 from solver.melds import analyze_meld, check_trump
 from solver.rules import OPTIONS, PRESETS, get_rules
 
@@ -77,6 +79,60 @@ def _cmd_meld(args):
     return 0
 
 
+def _describe_meld(cards, rules, trump):
+    info = analyze_meld(cards, rules, trump)
+    what = f"run of {info.suit}" if info.kind == "run" else (
+        f"set of {info.rank}" if info.rank else "set of wild cards")
+    state = "clean" if info.clean else "dirty"
+    label = f", {info.biriba}" if info.biriba else ""
+    return info, f"{what}, {state}{label}"
+
+
+def _cmd_partitions(args):
+    rules = _rules_from(args)
+    try:
+        total, seconds = count_laydowns_timed(args.hand, rules, args.backend)
+    except CountOverflowError as error:
+        raise BiribaError(str(error)) from None
+    backend = args.backend or _default_backend()
+    if args.json:
+        _print_json({"count": total, "backend": backend, "seconds": round(seconds, 6)})
+    else:
+        print(f"{total} lay-down(s) of {args.hand!r} under {rules.name!r} "
+              f"({backend}, {seconds * 1000:.2f} ms)")
+    return 0
+
+
+def _default_backend():
+    from kernels.partition import resolve_backend
+
+    return resolve_backend(None)
+
+
+def _cmd_best(args):
+    rules = _rules_from(args)
+    trump = check_trump(args.trump, rules)
+    result = best_laydown(args.hand, rules, trump, keep=args.keep, backend=args.backend)
+    described = [_describe_meld(meld.cards, rules, trump) for meld in result.melds]
+    if args.json:
+        data = result.to_dict()
+        data["melds"] = [info.ordered_cards() for info, _ in described]
+        _print_json(data)
+        return 0
+    print(f"best lay-down under {rules.name!r}"
+          + (f" (trump {args.trump.upper()})" if trump is not None else "")
+          + f", keeping at least {args.keep} card(s): {result.points} points")
+    if not described:
+        print("  no meld to lay down")
+    rows = [(" ".join(info.ordered_cards()), text, info.points) for info, text in described]
+    width = max([len(cards) for cards, _, _ in rows] + [5])
+    kind_width = max([len(text) for _, text, _ in rows] + [4])
+    for cards, text, points in rows:
+        print(f"  {cards:<{width}}  {text:<{kind_width}}  {points:>5}")
+    print(f"  left in hand: {result.left or '-'}")
+    return 0
+
+
 def _cmd_rules(args):
     if args.preset is None:
         if args.json:
@@ -107,6 +163,22 @@ def build_parser() -> argparse.ArgumentParser:
     meld.add_argument("--trump", help="trump suit S, H, D or C")
     meld.add_argument("--json", action="store_true", help="one JSON object")
     meld.set_defaults(handler=_cmd_meld)
+
+    partitions = commands.add_parser("partitions", help="count every lay-down of a hand")
+    partitions.add_argument("hand", help="the hand's cards")
+    _add_rules_arguments(partitions)
+    partitions.add_argument("--backend", choices=BACKENDS, help="kernel backend (default: fastest)")
+    partitions.add_argument("--json", action="store_true", help="one JSON object")
+    partitions.set_defaults(handler=_cmd_partitions)
+
+    best = commands.add_parser("best", help="the lay-down worth the most points")
+    best.add_argument("hand", help="the hand's cards")
+    _add_rules_arguments(best)
+    best.add_argument("--trump", help="trump suit S, H, D or C")
+    best.add_argument("--keep", type=int, default=1, help="cards to keep in hand (default 1)")
+    best.add_argument("--backend", choices=BACKENDS, help="kernel backend (default: fastest)")
+    best.add_argument("--json", action="store_true", help="one JSON object")
+    best.set_defaults(handler=_cmd_best)
 
     rules = commands.add_parser("rules", help="a preset's fields (all presets without a name)")
     rules.add_argument("preset", nargs="?")

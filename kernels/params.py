@@ -1,0 +1,62 @@
+"""Rule parameters as plain numbers, shared by every kernel backend.
+
+``solver.laydown.rule_params`` builds a :class:`RuleParams` from a rule set
+and a trump; the kernels never see a ``RuleSet``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+
+KIND_RUN = 0
+KIND_SET = 1
+KIND_WILD_SET = 2
+SHAPE_NAMES = ("run", "set", "set")
+TWO_KINDS = tuple(suit * RANK_COUNT + 1 for suit in range(4))
+MAX_SET_SIZE = 48          # longest set the bonus table covers (3 decks + 6 jokers fit)
+NEG_INF = -(1 << 60)       # "no lay-down leaves enough cards"
+NO_LIMIT = 99
+
+
+class RuleParams(NamedTuple):
+    """Legality switches and bonus tables of one rule set with one trump.
+
+    ``values``: int64[53], card value per kind.
+    ``run_bonus``: int64[4, 2, 14], bonus of a run by suit, clean (1) or
+    dirty (0), and length (the trump and full-run bonuses are folded in).
+    ``set_bonus``: int64[14, 2, MAX_SET_SIZE + 1], bonus of a set by rank
+    (13: a set of wilds only), clean, and size.
+    """
+
+    wild_twos: int
+    max_wilds: int             # NO_LIMIT when the preset has no fixed cap
+    naturals_per_wild: int     # 0 when there is no ratio rule
+    min_size: int
+    set_rank_mask: int         # bit r: sets of rank index r are allowed
+    wild_sets: int
+    values: np.ndarray
+    run_bonus: np.ndarray
+    set_bonus: np.ndarray
+
+    def scalars(self) -> np.ndarray:
+        """The six switches as int64[6], in field order (for compiled kernels)."""
+        return np.array(self[:6], dtype=np.int64)
+
+
+def decision_order() -> list[int]:
+    """Kinds in the order the partition programme decides them.
+
+    Rank by rank (3, 4, ..., K, then A; the four suits inside a rank), then
+    the 2s, then the joker. Rank-major keeps sets local and a run reaches only
+    a few ranks ahead, so the remaining hands the programme meets differ in
+    few cards; the ace goes last because it ends runs at both ends. Measured
+    on 30-card hands, this order meets 5-40 times fewer states than the
+    suit-major kind order.
+    """
+    ranks = list(range(2, RANK_COUNT)) + [0]
+    naturals = [suit * RANK_COUNT + rank for rank in ranks for suit in range(4)]
+    return naturals + list(TWO_KINDS) + [JOKER]

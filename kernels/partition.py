@@ -1,0 +1,128 @@
+"""Meld-partition kernels behind one interface, with a choice of backend.
+
+Backends: ``python`` (the reference, :mod:`kernels.partition_ref`),
+``numba`` (:mod:`kernels.partition_numba`) and ``cython``
+(:mod:`kernels._partition`, built by ``setup.py``). Choose one per call with
+``backend=``, or for the whole process with the ``BIRIBA_BACKEND``
+environment variable; the default is the fastest measured
+(``DEFAULT_BACKEND``, see benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+import numpy as np
+
+from kernels import partition_ref
+from kernels.encoding import KIND_COUNT
+from kernels.params import RuleParams
+
+BACKENDS = ("python", "numba", "cython")
+DEFAULT_BACKEND = "numba"
+
+
+class CountOverflowError(OverflowError):
+    """A compiled backend's int64 lay-down counter overflowed; the python backend is exact."""
+
+
+class Catalogue(NamedTuple):
+    """A hand's meld catalogue as arrays (M melds, ascending key).
+
+    keys: int64[M]; counts: int64[M, 53]; shapes, homes: int64[M] (see
+    kernels.params); cleans: int64[M] 0/1; points: int64[M].
+    """
+
+    keys: np.ndarray
+    counts: np.ndarray
+    shapes: np.ndarray
+    homes: np.ndarray
+    cleans: np.ndarray
+    points: np.ndarray
+
+    def rows(self):
+        """The reference's row form: (key, counts, shape, home, clean, points)."""
+        return [
+            (int(self.keys[i]), [int(c) for c in self.counts[i]], int(self.shapes[i]),
+             int(self.homes[i]), bool(self.cleans[i]), int(self.points[i]))
+            for i in range(len(self.keys))
+        ]
+
+
+def resolve_backend(backend: str | None) -> str:
+    name = backend or os.environ.get("BIRIBA_BACKEND") or DEFAULT_BACKEND
+    name = name.strip().lower()
+    if name not in BACKENDS:
+        from_where = "backend" if backend else "BIRIBA_BACKEND"
+        raise ValueError(f"unknown {from_where} {name!r} (known: {', '.join(BACKENDS)})")
+    return name
+
+
+def _module(name: str):
+    if name == "numba":
+        from kernels import partition_numba
+
+        return partition_numba
+    if name == "cython":
+        from kernels import _partition
+
+        return _partition
+    return None
+
+
+def _from_rows(rows) -> Catalogue:
+    size = len(rows)
+    counts = np.zeros((size, KIND_COUNT), dtype=np.int64)
+    for index, row in enumerate(rows):
+        counts[index] = row[1]
+    return Catalogue(
+        keys=np.array([row[0] for row in rows], dtype=np.int64),
+        counts=counts,
+        shapes=np.array([row[2] for row in rows], dtype=np.int64),
+        homes=np.array([row[3] for row in rows], dtype=np.int64),
+        cleans=np.array([int(row[4]) for row in rows], dtype=np.int64),
+        points=np.array([row[5] for row in rows], dtype=np.int64),
+    )
+
+
+def catalogue(hand: np.ndarray, params: RuleParams, backend: str | None = None) -> Catalogue:
+    """Every distinct legal meld within ``hand`` (int64[53])."""
+    name = resolve_backend(backend)
+    if name == "python":
+        return _from_rows(partition_ref.catalogue(hand, params))
+    module = _module(name)
+    return Catalogue(*module.catalogue(
+        np.ascontiguousarray(hand, dtype=np.int64), params.scalars(), params.values,
+        params.run_bonus, params.set_bonus,
+    ))
+
+
+def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int:
+    """Exact number of lay-downs; CountOverflowError if a compiled counter overflows."""
+    name = resolve_backend(backend)
+    if name == "python":
+        return partition_ref.count_laydowns(hand, table.rows())
+    total, overflow = _module(name).count(np.ascontiguousarray(hand, dtype=np.int64), table.counts)
+    if overflow:
+        raise CountOverflowError(
+            f"the lay-down count exceeds int64 in the {name} backend; "
+            "use backend 'python' for the exact count"
+        )
+    return int(total)
+
+
+def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = None):
+    """``(points, meld indices)`` of a best lay-down leaving at least ``keep`` cards."""
+    name = resolve_backend(backend)
+    if name == "python":
+        return partition_ref.best_laydown(hand, table.rows(), keep)
+    points, indices = _module(name).best(
+        np.ascontiguousarray(hand, dtype=np.int64), table.counts, table.points, keep
+    )
+    return int(points), [int(i) for i in indices]
+
+
+def iterate(hand: np.ndarray, table: Catalogue):
+    """Stream every lay-down as a sorted list of catalogue indices."""
+    return partition_ref.iter_laydowns(hand, table.rows())

@@ -1,0 +1,383 @@
+"""Pure-Python reference of the meld-partition kernels (the executable spec).
+
+Inputs are plain numbers (see :mod:`kernels.params` for the rule parameters):
+
+- ``hand``: 53 card counts (:mod:`kernels.encoding`).
+- ``params``: ``RuleParams`` — legality switches and the bonus tables.
+
+Definitions (issue "meld-partition kernels"):
+
+- the **catalogue** of a hand is every distinct legal meld (a multiset of
+  cards) contained in the hand, in ascending :func:`meld_key` order;
+- a **lay-down** is a multiset of catalogue melds whose union is contained
+  in the hand (unused cards stay in hand; the empty lay-down counts);
+- the **best lay-down** has the most points among those that leave at least
+  ``keep`` cards in hand.
+
+Both counting and the best lay-down use one dynamic programme. Cards are
+decided in the fixed order ``DECISION_ORDER`` (natural kinds, then the 2s,
+then the joker). At the first kind ``c`` still in the remaining hand, every
+meld that can still use ``c`` has ``c`` as its first card in that order, so
+the lay-down splits into a multiset ``S`` of such melds (at most
+``remaining[c]`` of them) and a lay-down of what is left with ``c`` set
+aside. The remaining hand alone names the sub-problem, so it is memoised.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement, product
+
+from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.params import (
+    KIND_RUN,
+    KIND_SET,
+    KIND_WILD_SET,
+    NEG_INF,
+    TWO_KINDS,
+    RuleParams,
+    decision_order,
+)
+
+ACE_HIGH = 13
+
+
+def meld_key(counts) -> int:
+    """Injective 64-bit key of a legal meld's multiset; catalogue order is ascending key.
+
+    Layout: bits 0-2 jokers, 3-10 the 2s per suit (2 bits each); bits 11-39 the
+    other cards: a run-shaped part (one suit, each rank once) is
+    ``suit | rank_mask << 2`` (mask bit 0 the ace, bit ``r-1`` rank index ``r``),
+    a set-shaped part is ``rank | per-suit counts << 4``; bits 40-41 the shape
+    tag (0 no other cards, 1 run-shaped, 2 set-shaped).
+    """
+    wild = counts[JOKER]
+    for suit in range(4):
+        wild |= counts[suit * RANK_COUNT + 1] << (3 + 2 * suit)
+    suits_seen = 0
+    ranks_seen = 0
+    repeated = False
+    for kind in range(JOKER):
+        count = counts[kind]
+        if count and kind % RANK_COUNT != 1:
+            suits_seen |= 1 << (kind // RANK_COUNT)
+            ranks_seen |= 1 << (kind % RANK_COUNT)
+            if count > 1:
+                repeated = True
+    if not suits_seen:
+        return wild
+    if suits_seen & (suits_seen - 1) == 0 and not repeated:
+        suit = suits_seen.bit_length() - 1
+        mask = 0
+        for rank in range(RANK_COUNT):
+            if rank != 1 and counts[suit * RANK_COUNT + rank]:
+                mask |= 1 << (0 if rank == 0 else rank - 1)
+        return (1 << 40) | ((suit | (mask << 2)) << 11) | wild
+    rank = ranks_seen.bit_length() - 1
+    payload = rank
+    for suit in range(4):
+        payload |= counts[suit * RANK_COUNT + rank] << (4 + 2 * suit)
+    return (2 << 40) | (payload << 11) | wild
+
+
+def _wild_cap(params: RuleParams, naturals_plus_wilds: int) -> int:
+    """Most wilds a meld of this many cards may hold."""
+    cap = params.max_wilds
+    if params.naturals_per_wild:
+        cap = min(cap, naturals_plus_wilds // (params.naturals_per_wild + 1))
+    return cap
+
+
+def _limit_ok(params: RuleParams, wilds: int, naturals: int) -> bool:
+    if wilds > params.max_wilds:
+        return False
+    if params.naturals_per_wild and wilds * params.naturals_per_wild > naturals:
+        return False
+    return True
+
+
+def _wild_multisets(available, size):
+    """Multisets (as sorted kind tuples) of ``size`` wild cards within ``available``."""
+    kinds = [kind for kind, count in available.items() if count]
+    for combo in combinations_with_replacement(kinds, size):
+        if all(combo.count(kind) <= available[kind] for kind in set(combo)):
+            yield combo
+
+
+def _add(found, counts, shape, home, clean):
+    key = meld_key(counts)
+    found.setdefault(key, [tuple(counts), []])[1].append((shape, home, clean))
+
+
+def _runs(hand, params: RuleParams, found):
+    wild_kinds = [JOKER] + (list(TWO_KINDS) if params.wild_twos else [])
+    for suit in range(4):
+        def kind_at(position):
+            return suit * RANK_COUNT + (0 if position == ACE_HIGH else position)
+
+        for low in range(ACE_HIGH + 1):
+            for high in range(low + params.min_size - 1, ACE_HIGH + 1):
+                length = high - low + 1
+                if length > RANK_COUNT:
+                    continue
+                positions = range(low, high + 1)
+                forced = [p for p in positions if hand[kind_at(p)] == 0]
+                optional = [p for p in positions if hand[kind_at(p)] > 0]
+                cap = _wild_cap(params, length)
+                if len(forced) > cap:
+                    continue
+                for extra in range(cap - len(forced) + 1):
+                    for chosen in combinations(optional, extra):
+                        wild_count = len(forced) + extra
+                        natural_count = length - wild_count
+                        if not _limit_ok(params, wild_count, natural_count):
+                            continue
+                        counts = [0] * KIND_COUNT
+                        for p in positions:
+                            if p not in forced and p not in chosen:
+                                counts[kind_at(p)] += 1
+                        available = {k: hand[k] - counts[k] for k in wild_kinds}
+                        for wilds in _wild_multisets(available, wild_count):
+                            meld = list(counts)
+                            for kind in wilds:
+                                meld[kind] += 1
+                            _add(found, meld, KIND_RUN, suit, wild_count == 0)
+
+
+def _sets(hand, params: RuleParams, found):
+    for rank in range(RANK_COUNT):
+        if not params.set_rank_mask >> rank & 1:
+            continue
+        natural_kinds = [suit * RANK_COUNT + rank for suit in range(4)]
+        wild_kinds = [JOKER]
+        if params.wild_twos and rank != 1:
+            wild_kinds += list(TWO_KINDS)
+        available = {k: hand[k] for k in wild_kinds}
+        for natural in product(*[range(hand[k] + 1) for k in natural_kinds]):
+            natural_count = sum(natural)
+            if not natural_count:
+                continue
+            for wild_count in range(0, natural_count + 1):
+                if natural_count + wild_count < params.min_size:
+                    continue
+                if not _limit_ok(params, wild_count, natural_count):
+                    break
+                for wilds in _wild_multisets(available, wild_count):
+                    meld = [0] * KIND_COUNT
+                    for kind, count in zip(natural_kinds, natural):
+                        meld[kind] += count
+                    for kind in wilds:
+                        meld[kind] += 1
+                    _add(found, meld, KIND_SET, rank, wild_count == 0)
+    if params.wild_sets:
+        wild_kinds = [JOKER] + (list(TWO_KINDS) if params.wild_twos else [])
+        available = {k: hand[k] for k in wild_kinds}
+        for size in range(params.min_size, sum(available.values()) + 1):
+            for wilds in _wild_multisets(available, size):
+                meld = [0] * KIND_COUNT
+                for kind in wilds:
+                    meld[kind] += 1
+                _add(found, meld, KIND_WILD_SET, RANK_COUNT, False)
+
+
+def meld_points(params: RuleParams, counts, shape: int, home: int, clean: bool) -> int:
+    """Card values + bonus of one reading (shape/home/clean) of a meld."""
+    size = sum(counts)
+    value = sum(params.values[kind] * count for kind, count in enumerate(counts))
+    if shape == KIND_RUN:
+        bonus = params.run_bonus[home][int(clean)][size]
+    else:
+        bonus = params.set_bonus[home][int(clean)][min(size, len(params.set_bonus[0][0]) - 1)]
+    return value + bonus
+
+
+def catalogue(hand, params: RuleParams):
+    """Every distinct legal meld within ``hand``, ascending key.
+
+    Returns a list of tuples ``(key, counts, shape, home, clean, points)``:
+    ``counts`` 53 ints; ``shape`` KIND_RUN/KIND_SET/KIND_WILD_SET; ``home``
+    the run's suit or the set's rank (13 for an all-wild set); ``clean``
+    whether a reading without wilds exists; ``points`` card values + bonus of
+    the best reading.
+    """
+    hand = [int(count) for count in hand]
+    found: dict[int, list] = {}
+    _runs(hand, params, found)
+    _sets(hand, params, found)
+    result = []
+    for key in sorted(found):
+        counts, readings = found[key]
+        best = max(
+            readings,
+            key=lambda r: (meld_points(params, counts, r[0], r[1], r[2]), r[2], -r[0]),
+        )
+        shape, home, _ = best
+        clean = any(r[2] for r in readings if r[0] == shape and r[1] == home)
+        points = meld_points(params, counts, shape, home, clean)
+        result.append((key, counts, shape, home, clean, points))
+    return result
+
+
+class _Problem:
+    """The shared dynamic programme over remaining hands."""
+
+    def __init__(self, hand, melds):
+        self.hand = [int(count) for count in hand]
+        self.order = decision_order()
+        self.position_of = {kind: index for index, kind in enumerate(self.order)}
+        self.melds = [tuple(m[1]) for m in melds]
+        self.points = [m[5] for m in melds]
+        self.kinds_of = [
+            [(kind, count) for kind, count in enumerate(counts) if count] for counts in self.melds
+        ]
+        # melds_by_first[c]: catalogue indices of melds whose first card (in
+        # decision order) is kind c, in catalogue order.
+        self.melds_by_first = [[] for _ in range(KIND_COUNT)]
+        for index, kinds in enumerate(self.kinds_of):
+            first = min((kind for kind, _ in kinds), key=self.position_of.__getitem__)
+            self.melds_by_first[first].append(index)
+
+    def first_kind(self, remaining, start):
+        for position in range(start, KIND_COUNT):
+            if remaining[self.order[position]]:
+                return position
+        return KIND_COUNT
+
+    def fits(self, index, remaining):
+        return all(remaining[kind] >= count for kind, count in self.kinds_of[index])
+
+    def apply(self, index, remaining, sign):
+        for kind, count in self.kinds_of[index]:
+            remaining[kind] -= sign * count
+
+    def splits(self, remaining, kind):
+        """Yield each multiset S (list of meld indices) of melds first in ``kind`` that fits.
+
+        ``remaining`` is left reduced by S while the caller handles it.
+        """
+        candidates = self.melds_by_first[kind]
+        chosen: list[int] = []
+
+        def walk(start):
+            yield chosen
+            for slot in range(start, len(candidates)):
+                index = candidates[slot]
+                if self.fits(index, remaining):
+                    self.apply(index, remaining, 1)
+                    chosen.append(index)
+                    yield from walk(slot)
+                    chosen.pop()
+                    self.apply(index, remaining, -1)
+
+        yield from walk(0)
+
+
+def count_laydowns(hand, melds) -> int:
+    """Exact number of lay-downs (a Python int: never overflows)."""
+    problem = _Problem(hand, melds)
+    memo: dict[tuple, int] = {}
+
+    def solve(remaining, start):
+        position = problem.first_kind(remaining, start)
+        if position == KIND_COUNT:
+            return 1
+        key = tuple(remaining)
+        if key in memo:
+            return memo[key]
+        kind = problem.order[position]
+        total = 0
+        for _ in problem.splits(remaining, kind):
+            saved = remaining[kind]
+            remaining[kind] = 0
+            total += solve(remaining, position + 1)
+            remaining[kind] = saved
+        memo[key] = total
+        return total
+
+    return solve(list(problem.hand), 0)
+
+
+def best_laydown(hand, melds, keep: int = 1):
+    """Most points of a lay-down leaving at least ``keep`` cards, and one such lay-down.
+
+    Returns ``(points, meld_indices)``; ``points`` is ``NEG_INF`` when no
+    lay-down leaves ``keep`` cards (``keep`` larger than the hand).
+    """
+    problem = _Problem(hand, melds)
+    memo: dict[tuple, int] = {}
+
+    def solve(remaining, start, kept):
+        position = problem.first_kind(remaining, start)
+        if position == KIND_COUNT:
+            return 0 if kept >= keep else NEG_INF
+        key = (tuple(remaining), kept)
+        if key in memo:
+            return memo[key]
+        kind = problem.order[position]
+        best = NEG_INF
+        for chosen in problem.splits(remaining, kind):
+            saved = remaining[kind]
+            remaining[kind] = 0
+            rest = solve(remaining, position + 1, min(keep, kept + saved))
+            remaining[kind] = saved
+            if rest > NEG_INF:
+                best = max(best, rest + sum(problem.points[i] for i in chosen))
+        memo[key] = best
+        return best
+
+    remaining = list(problem.hand)
+    best = solve(remaining, 0, 0)
+    if best == NEG_INF:
+        return NEG_INF, []
+    # Walk the memo down to recover one optimal lay-down.
+    picked: list[int] = []
+    start, kept, target = 0, 0, best
+    while True:
+        position = problem.first_kind(remaining, start)
+        if position == KIND_COUNT:
+            break
+        kind = problem.order[position]
+        snapshot = list(remaining)
+        step = None
+        for chosen in problem.splits(remaining, kind):
+            gained = sum(problem.points[i] for i in chosen)
+            saved = remaining[kind]
+            remaining[kind] = 0
+            next_kept = min(keep, kept + saved)
+            rest = solve(remaining, position + 1, next_kept)
+            remaining[kind] = saved
+            if rest > NEG_INF and rest + gained == target:
+                step = (list(chosen), next_kept, rest)
+                break
+        if step is None:  # pragma: no cover - the memo guarantees a match
+            raise AssertionError("best lay-down reconstruction failed")
+        chosen, kept, target = step
+        remaining[:] = snapshot
+        for index in chosen:
+            problem.apply(index, remaining, 1)
+        remaining[kind] = 0
+        picked.extend(chosen)
+        start = position + 1
+    return best, sorted(picked)
+
+
+def iter_laydowns(hand, melds):
+    """Yield every lay-down as a sorted list of catalogue indices (the empty one first)."""
+    problem = _Problem(hand, melds)
+    remaining = list(problem.hand)
+    picked: list[int] = []
+
+    def walk(start):
+        position = problem.first_kind(remaining, start)
+        if position == KIND_COUNT:
+            yield sorted(picked)
+            return
+        kind = problem.order[position]
+        for chosen in problem.splits(remaining, kind):
+            saved = remaining[kind]
+            remaining[kind] = 0
+            picked.extend(chosen)
+            yield from walk(position + 1)
+            del picked[len(picked) - len(chosen):]
+            remaining[kind] = saved
+
+    yield from walk(0)

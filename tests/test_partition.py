@@ -1,0 +1,218 @@
+"""Meld-partition kernels: the reference against naive oracles, every backend against the reference."""
+
+import importlib
+import os
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kernels import partition, partition_ref
+from kernels.encoding import JOKER, KIND_COUNT
+from kernels.params import NEG_INF, decision_order
+from solver.cards import Hand
+from solver.errors import BiribaError, ImpossiblePositionError
+from solver.laydown import (
+    best_laydown,
+    count_laydowns,
+    iter_laydowns,
+    meld_catalogue,
+    rule_params,
+)
+from solver.melds import analyze_meld
+from solver.rules import get_rules
+from tests.naive import naive_catalogue, naive_laydowns
+
+FAST_BACKENDS = ("numba", "cython")
+PACK = [kind for kind in range(JOKER) for _ in range(2)] + [JOKER] * 4
+# Cards of two suits and a few ranks, plus every wild: hands drawn from here are meld-rich.
+RICH_PACK = [k for k in PACK if k == JOKER or k % 13 == 1 or k // 13 < 2 or k % 13 in (4, 9)]
+
+
+def _counts(indices, pack):
+    counts = [0] * KIND_COUNT
+    for index in indices:
+        counts[pack[index]] += 1
+    return counts
+
+
+def hands(min_size, max_size):
+    """Random hands from the full pack or from the meld-rich pack."""
+    return st.sampled_from([PACK, RICH_PACK]).flatmap(
+        lambda pack: st.lists(
+            st.integers(0, len(pack) - 1), min_size=min(min_size, len(pack)),
+            max_size=min(max_size, len(pack)), unique=True,
+        ).map(lambda indices: _counts(indices, pack))
+    )
+
+
+def _params(preset):
+    rules = get_rules(preset)
+    return rules, rule_params(rules, 1 if rules.has_trump else None)
+
+
+def _tables_equal(first, second):
+    return all(np.array_equal(a, b) for a, b in zip(first, second))
+
+
+def test_decision_order_is_a_permutation():
+    assert sorted(decision_order()) == list(range(KIND_COUNT))
+
+
+# --- the reference against obviously-correct oracles -------------------------------
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership", "greek", "venezuelan", "barimba"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(3, 9))
+def test_reference_catalogue_is_every_legal_submultiset(preset, counts):
+    rules, params = _params(preset)
+    trump = "H" if rules.has_trump else None
+    found = {tuple(row[1]): row[5] for row in partition_ref.catalogue(counts, params)}
+    assert found == naive_catalogue(counts, rules, trump)
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership", "greek"])
+@settings(max_examples=60, deadline=None)
+@given(counts=hands(3, 10), keep=st.integers(0, 3))
+def test_reference_count_best_and_stream_match_brute_force(preset, counts, keep):
+    _, params = _params(preset)
+    rows = partition_ref.catalogue(counts, params)
+    melds = [row[1] for row in rows]
+    laydowns = naive_laydowns(counts, melds)
+    assert partition_ref.count_laydowns(counts, rows) == len(laydowns)
+    streamed = sorted(tuple(l) for l in partition_ref.iter_laydowns(counts, rows))
+    assert streamed == sorted(tuple(sorted(l)) for l in laydowns)
+    feasible = [l for l in laydowns if sum(counts) - sum(sum(melds[i]) for i in l) >= keep]
+    expected = max((sum(rows[i][5] for i in l) for l in feasible), default=NEG_INF)
+    points, picked = partition_ref.best_laydown(counts, rows, keep)
+    assert points == expected
+    if feasible:
+        assert sum(rows[i][5] for i in picked) == points
+
+
+# --- every backend against the reference ----------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership", "greek"])
+@settings(max_examples=350, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(3, 16), keep=st.integers(0, 2))
+def test_backends_agree_on_catalogue_count_best(preset, counts, keep):
+    _, params = _params(preset)
+    hand = np.array(counts, dtype=np.int64)
+    reference = partition.catalogue(hand, params, "python")
+    expected_count = partition.count(hand, reference, "python")
+    expected_best = partition.best(hand, reference, keep, "python")
+    for backend in FAST_BACKENDS:
+        table = partition.catalogue(hand, params, backend)
+        assert _tables_equal(table, reference), backend
+        assert partition.count(hand, table, backend) == expected_count, backend
+        assert partition.best(hand, table, keep, backend) == expected_best, backend
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership", "greek"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(17, 30))
+def test_backends_agree_on_best_points_up_to_30_cards(preset, counts):
+    _, params = _params(preset)
+    hand = np.array(counts, dtype=np.int64)
+    reference = partition.catalogue(hand, params, "python")
+    expected = partition.best(hand, reference, 1, "python")[0]
+    for backend in FAST_BACKENDS:
+        table = partition.catalogue(hand, params, backend)
+        assert partition.best(hand, table, 1, backend)[0] == expected, backend
+
+
+# --- the solver API ----------------------------------------------------------------
+
+
+def test_best_laydown_example():
+    best = best_laydown("4H 5H 6H 7H 8H 9H 10H KS KD", "classic", backend="python")
+    assert best.points == 250 and best.optimal
+    assert [str(m) for m in best.melds] == ["4H 5H 6H 7H 8H 9H 10H"]
+    assert str(best.left) == "KS KD"
+
+
+def test_best_laydown_trump_changes_the_choice():
+    hand = "4H 5H 6H 7H 8H 9H 10H KS KD"
+    assert best_laydown(hand, "classic", trump="H").points == 650
+    assert best_laydown(hand, "classic", trump="S").points == 250
+
+
+def test_best_laydown_keep_zero_may_empty_the_hand():
+    hand = "4H 5H 6H 7S 7D 7C"
+    assert best_laydown(hand, keep=0).points == 15 + 15
+    assert len(best_laydown(hand, keep=0).left) == 0
+    one = best_laydown(hand, keep=1)
+    assert one.points == 15 and len(one.left) == 3
+
+
+@pytest.mark.parametrize("backend", ["python", *FAST_BACKENDS])
+def test_meld_points_in_catalogue_match_the_rules_spec(backend):
+    hand = "AS 2S 3S 4S 5S 6S 7S JK 5H 5D 5C 7H 7D 2C"
+    for meld in meld_catalogue(hand, "classic", trump="S", backend=backend):
+        assert analyze_meld(meld.cards, "classic", "S").points == meld.points
+
+
+def test_iter_laydowns_streams_count_many():
+    hand = "AS 2S 3S 4S 5S JK 5H 5D 5C"
+    streamed = list(iter_laydowns(hand))
+    assert streamed[0] == ()
+    assert len(streamed) == count_laydowns(hand, backend="python")
+    assert len({tuple(sorted(str(m) for m in l)) for l in streamed}) == len(streamed)
+
+
+def test_45_card_hand_is_exact_and_agrees():
+    rng = random.Random(45)
+    counts = [0] * KIND_COUNT
+    for kind in rng.sample(PACK, 45):
+        counts[kind] += 1
+    hand = Hand(tuple(counts))
+    results = {backend: best_laydown(hand, backend=backend) for backend in FAST_BACKENDS}
+    assert len({result.points for result in results.values()}) == 1
+    for result in results.values():
+        laid = sum((len(m.cards) for m in result.melds), 0)
+        assert laid + len(result.left) == 45 and len(result.left) >= 1
+
+
+def test_count_overflow_is_explicit(monkeypatch):
+    module = importlib.import_module("kernels.partition_numba")
+    monkeypatch.setattr(module, "count", lambda hand, melds: (2**63 - 1, 1))
+    with pytest.raises(partition.CountOverflowError, match="exceeds int64"):
+        partition.count(np.zeros(KIND_COUNT, dtype=np.int64),
+                        partition.catalogue(np.zeros(KIND_COUNT, dtype=np.int64),
+                                            _params("classic")[1], "python"), "numba")
+
+
+@pytest.mark.parametrize(
+    "call, needle",
+    [
+        (lambda: best_laydown("AS 2S 3S", keep=4), "cannot keep 4"),
+        (lambda: best_laydown("AS 2S 3S", keep=-1), "keep must be"),
+        (lambda: best_laydown("AS AS AS AS 3S"), "more copies"),
+        (lambda: count_laydowns("AS 2Z"), "'2Z'"),
+        (lambda: best_laydown("4H 5H 6H", "partnership", trump="H"), "no trump"),
+    ],
+)
+def test_bad_input_is_a_biriba_error(call, needle):
+    with pytest.raises(BiribaError, match=needle):
+        call()
+    assert issubclass(ImpossiblePositionError, BiribaError)
+
+
+def test_backend_by_environment_variable(monkeypatch):
+    monkeypatch.setenv("BIRIBA_BACKEND", "python")
+    assert partition.resolve_backend(None) == "python"
+    monkeypatch.setenv("BIRIBA_BACKEND", "fortran")
+    with pytest.raises(ValueError, match="fortran"):
+        partition.resolve_backend(None)
+    monkeypatch.delenv("BIRIBA_BACKEND")
+    assert partition.resolve_backend(None) == partition.DEFAULT_BACKEND
+
+
+@pytest.mark.skipif(os.environ.get("BIRIBA_PURE_PYTHON", "") not in ("", "0"), reason="forced")
+def test_cython_partition_extension_built():
+    module = importlib.import_module("kernels._partition")
+    assert module.COMPILED is True and module.__file__.endswith((".so", ".pyd"))
