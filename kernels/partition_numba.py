@@ -377,9 +377,16 @@ def _prepare(hand, meld_counts):
     jokers = np.zeros(meld_total, dtype=np.int64)
     key_deltas = np.zeros(meld_total, dtype=np.int64)
     first = np.empty(meld_total, dtype=np.int64)
+    present = np.empty(KIND_COUNT, dtype=np.int64)  # a meld only holds kinds of the hand
+    present_count = 0
+    for kind in range(KIND_COUNT):
+        if hand[kind] > 0:
+            present[present_count] = kind
+            present_count += 1
     for m in range(meld_total):
         best_position = KIND_COUNT
-        for kind in range(KIND_COUNT):
+        for p in range(present_count):
+            kind = present[p]
             count = meld_counts[m, kind]
             if count > 0:
                 kinds[m, widths[m]] = kind
@@ -525,6 +532,10 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
     f_saved = np.zeros(frames, dtype=np.int64)
     f_empty_done = np.zeros(frames, dtype=np.int64)
     f_stack = np.zeros((frames, MAX_DEPTH), dtype=np.int64)
+    f_undo = np.zeros(frames, dtype=np.int64)
+    undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
+    undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
+    undo_top = 0
     top = -1
     child_start = start
     child_kept = kept
@@ -533,7 +544,22 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
     while True:
         if entering:
             entering = False
+            # A kind that starts no meld is dead once reached (the melds using it
+            # start earlier): it stays in hand. Set it aside like a decided kind,
+            # on the undo stack, so that states differing only there share a key.
+            mark = undo_top
             position = _first_position(remaining, child_start, order)
+            while position < KIND_COUNT and group_start[order[position]] == group_start[order[position] + 1]:
+                dead = order[position]
+                undo_kinds[undo_top] = dead
+                undo_counts[undo_top] = remaining[dead]
+                undo_top += 1
+                child_kept = min(keep, child_kept + remaining[dead])
+                state_key -= remaining[dead] * places[dead]
+                bound -= remaining[dead] * shares[dead]
+                _set_count(remaining, hand_layers, dead, 0)
+                position = _first_position(remaining, position + 1, order)
+            pushed = False
             if position == KIND_COUNT:
                 if mode == MODE_COUNT:
                     value = 1
@@ -547,6 +573,7 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                     value = memo[key]
                 else:
                     top += 1
+                    pushed = True
                     f_position[top] = position
                     f_key[top] = key
                     f_kept[top] = child_kept
@@ -555,12 +582,17 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                     f_gained[top] = 0
                     f_acc[top] = 0 if mode == MODE_COUNT else NEG_INF
                     f_empty_done[top] = 0
-                    f_saved[top] = -1  # no child in flight yet
-            if top < 0 or f_saved[top] >= 0:
+                    f_undo[top] = mark
+                    value = NO_VALUE
+            if not pushed:
+                while undo_top > mark:
+                    undo_top -= 1
+                    dead = undo_kinds[undo_top]
+                    _set_count(remaining, hand_layers, dead, undo_counts[undo_top])
+                    state_key += undo_counts[undo_top] * places[dead]
+                    bound += undo_counts[undo_top] * shares[dead]
                 if top < 0:
                     return value
-            else:
-                value = NO_VALUE
         if value != NO_VALUE:
             # a child returned ``value`` to frame ``top``
             kind = order[f_position[top]]
@@ -640,9 +672,15 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 child_kept = min(keep, f_kept[top] + f_saved[top])
                 entering = True
                 continue
-        # frame finished
+        # frame finished: undo the dead kinds set aside on entry, return to the parent
         value = f_acc[top]
         memo[f_key[top]] = value
+        while undo_top > f_undo[top]:
+            undo_top -= 1
+            dead = undo_kinds[undo_top]
+            _set_count(remaining, hand_layers, dead, undo_counts[undo_top])
+            state_key += undo_counts[undo_top] * places[dead]
+            bound += undo_counts[undo_top] * shares[dead]
         top -= 1
         if top < 0:
             return value

@@ -83,3 +83,50 @@ def test_console_script_entry_point():
     )
     assert completed.returncode == 0
     assert json.loads(completed.stdout)["clean"] is True
+
+
+def test_best_json_contract(capsys):
+    code, out, err = run(capsys, "best", "4H 5H 6H 7H 8H 9H 10H KS KD", "--trump", "H", "--json",
+                         "--backend", "python")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data == {
+        "points": 650, "melds": [["4H", "5H", "6H", "7H", "8H", "9H", "10H"]],
+        "left": ["KS", "KD"], "optimal": True, "backend": "python",
+    }
+
+
+def test_best_readable_lists_melds(capsys):
+    code, out, _ = run(capsys, "best", "AS 2S 3S 7H 7D 7C KC", "--keep", "1")
+    assert code == 0
+    assert "run of S, clean" in out and "set of 7, clean" in out and "left in hand: KC" in out
+
+
+def test_best_keep_zero_empties_the_hand(capsys):
+    _, out, _ = run(capsys, "best", "AS 2S 3S 7H 7D 7C", "--keep", "0", "--json")
+    data = json.loads(out)
+    assert data["left"] == [] and data["points"] == 30 + 15
+
+
+@pytest.mark.parametrize("backend", ["python", "numba", "cython"])
+def test_partitions_json_every_backend(capsys, backend):
+    code, out, _ = run(capsys, "partitions", "AS 2S 3S 4S 5S JK 5H 5D 5C", "--json",
+                       "--backend", backend)
+    data = json.loads(out)
+    assert code == 0 and data["count"] == 254 and data["backend"] == backend
+    assert data["seconds"] >= 0
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["best", "AS 2S 3S", "--keep", "4"], "cannot keep 4"),
+        (["best", "AS 2S QQ"], "'QQ' at position 3"),
+        (["best", "AS 2S 3S", "--backend", "gpu"], "invalid choice: 'gpu'"),
+        (["partitions", "AS AS AS AS"], "more copies"),
+        (["best", "AS 2S 3S", "--keep", "x"], "invalid int value: 'x'"),
+    ],
+)
+def test_laydown_bad_input_is_one_line_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and needle in err and err.count("\n") == 1
