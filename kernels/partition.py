@@ -20,7 +20,18 @@ from kernels.encoding import KIND_COUNT
 from kernels.params import RuleParams
 
 BACKENDS = ("python", "numba", "cython")
-DEFAULT_BACKEND = "numba"
+
+
+def _default_backend() -> str:
+    """Cython measured fastest (benchmarks/README.md); numba when it was not built."""
+    try:
+        from kernels import _partition  # noqa: F401
+    except ImportError:
+        return "numba"
+    return "cython"
+
+
+DEFAULT_BACKEND = _default_backend()
 
 
 class CountOverflowError(OverflowError):
@@ -98,9 +109,16 @@ def catalogue(hand: np.ndarray, params: RuleParams, backend: str | None = None) 
     ))
 
 
+def _check_table(hand: np.ndarray, table: Catalogue) -> None:
+    # The compiled kernels trust that every meld lies inside the hand.
+    if len(table.keys) and not (table.counts <= np.asarray(hand)[None, :]).all():
+        raise ValueError("the catalogue holds a meld that is not inside the hand")
+
+
 def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int:
     """Exact number of lay-downs; CountOverflowError if a compiled counter overflows."""
     name = resolve_backend(backend)
+    _check_table(hand, table)
     if name == "python":
         return partition_ref.count_laydowns(hand, table.rows())
     total, overflow = _module(name).count(np.ascontiguousarray(hand, dtype=np.int64), table.counts)
@@ -115,6 +133,9 @@ def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int
 def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = None):
     """``(points, meld indices)`` of a best lay-down leaving at least ``keep`` cards."""
     name = resolve_backend(backend)
+    _check_table(hand, table)
+    if keep < 0:
+        raise ValueError(f"keep must be 0 or more, got {keep!r}")
     if name == "python":
         return partition_ref.best_laydown(hand, table.rows(), keep)
     points, indices = _module(name).best(

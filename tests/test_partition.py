@@ -216,3 +216,19 @@ def test_backend_by_environment_variable(monkeypatch):
 def test_cython_partition_extension_built():
     module = importlib.import_module("kernels._partition")
     assert module.COMPILED is True and module.__file__.endswith((".so", ".pyd"))
+
+
+def test_kernels_refuse_a_catalogue_outside_the_hand():
+    _, params = _params("classic")
+    hand = np.array(Hand.parse("AS 2S 3S 4S").counts, dtype=np.int64)
+    table = partition.catalogue(hand, params, "python")
+    smaller = np.array(Hand.parse("AS 2S 4S").counts, dtype=np.int64)
+    for backend in ("python", *FAST_BACKENDS):
+        with pytest.raises(ValueError, match="not inside the hand"):
+            partition.count(smaller, table, backend)
+        with pytest.raises(ValueError, match="keep must be"):
+            partition.best(hand, table, -1, backend)
+
+
+def test_default_backend_is_the_fastest_built_one():
+    assert partition.DEFAULT_BACKEND == "cython"
