@@ -1,33 +1,53 @@
 """Partition kernels: counting and best lay-down, every backend side by side.
 
-Each benchmark runs one backend over a fixed seeded set of 20 hands
-(benchmarks/hands.py); the catalogue is built first, outside the timing.
+Each benchmark runs one backend's kernel over a fixed seeded set of 20 hands
+(benchmarks/hands.py). The catalogue is built first and the kernels are
+called directly (the reference on its list-of-rows form, the compiled ones on
+arrays), so the timings are the kernels' own, without the dispatcher's checks.
 Python rounds are few on the big sets: the reference is slow by design.
 """
+
+import importlib
 
 import pytest
 
 from benchmarks.hands import SET_SIZES, hand_set
-from kernels import partition
+from kernels import partition, partition_ref
 from solver.laydown import rule_params
 from solver.rules import get_rules
 
 PARAMS = rule_params(get_rules("classic"), None)
 BACKENDS = ("python", "numba", "cython")
+COMPILED = {"numba": "kernels.partition_numba", "cython": "kernels._partition"}
 
 
 def _prepared(size, backend):
-    hands = hand_set(size)
-    return [(hand, partition.catalogue(hand, PARAMS, backend)) for hand in hands]
+    """(hand, table) pairs in the form the backend's kernel takes."""
+    pairs = []
+    for hand in hand_set(size):
+        table = partition.catalogue(hand, PARAMS, backend)
+        if backend == "python":
+            pairs.append(([int(c) for c in hand], table.rows()))
+        else:
+            pairs.append((hand, table))
+    return pairs
+
+
+def _kernels(backend):
+    """(count, best) callables over one prepared pair."""
+    if backend == "python":
+        return (lambda hand, rows: partition_ref.count_laydowns(hand, rows),
+                lambda hand, rows: partition_ref.best_laydown(hand, rows, 1)[0])
+    module = importlib.import_module(COMPILED[backend])
+    return (lambda hand, table: module.count(hand, table.counts)[0],
+            lambda hand, table: module.best(hand, table.counts, table.points, 1)[0])
 
 
 def _run(benchmark, backend, work):
-    for name in ("numba", "cython"):
-        if backend == name:  # load / compile outside the timing
-            work()
-    if backend == "python":
-        return benchmark.pedantic(work, rounds=1, iterations=1, warmup_rounds=0)
-    return benchmark(work)
+    if backend != "python":
+        work()  # load / compile outside the timing
+        return benchmark(work)
+    return benchmark.pedantic(work, rounds=1, iterations=1, warmup_rounds=0)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -36,9 +56,9 @@ def test_count(benchmark, size, backend):
     if backend == "python" and size == 30:
         pytest.skip("the reference takes minutes to count 30-card hands")
     prepared = _prepared(size, backend)
+    count, _ = _kernels(backend)
     benchmark.group = f"count {size} cards x20"
-    result = _run(benchmark, backend,
-                  lambda: [partition.count(hand, table, backend) for hand, table in prepared])
+    result = _run(benchmark, backend, lambda: [count(hand, table) for hand, table in prepared])
     assert len(result) == len(prepared)
 
 
@@ -46,9 +66,9 @@ def test_count(benchmark, size, backend):
 @pytest.mark.parametrize("size", SET_SIZES)
 def test_best(benchmark, size, backend):
     prepared = _prepared(size, backend)
+    _, best = _kernels(backend)
     benchmark.group = f"best {size} cards x20"
-    result = _run(benchmark, backend,
-                  lambda: [partition.best(hand, table, 1, backend)[0] for hand, table in prepared])
+    result = _run(benchmark, backend, lambda: [best(hand, table) for hand, table in prepared])
     assert len(result) == len(prepared)
 
 
