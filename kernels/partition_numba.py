@@ -544,12 +544,15 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
     while True:
         if entering:
             entering = False
-            # A kind that starts no meld is dead once reached (the melds using it
-            # start earlier): it stays in hand. Set it aside like a decided kind,
-            # on the undo stack, so that states differing only there share a key.
+            # A kind none of whose melds fits is dead once reached (the melds using
+            # it start at it or earlier): it stays in hand. Set it aside like a
+            # decided kind, on the undo stack, so that states differing only there
+            # share a key, and no frame or memo entry is spent on it.
             mark = undo_top
             position = _first_position(remaining, child_start, order)
-            while position < KIND_COUNT and group_start[order[position]] == group_start[order[position] + 1]:
+            while position < KIND_COUNT and _next_fit(
+                    remaining, hand_layers, group_start[order[position]],
+                    group_start[order[position] + 1], grouped, layers, jokers) < 0:
                 dead = order[position]
                 undo_kinds[undo_top] = dead
                 undo_counts[undo_top] = remaining[dead]
