@@ -465,6 +465,20 @@ def _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers):
     return -1
 
 
+@njit(cache=True)
+def _undo_dead(remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares):
+    """Give back the dead kinds set aside above ``mark``; returns the key and bound changes."""
+    key_change = 0
+    bound_change = 0
+    while undo_top > mark:
+        undo_top -= 1
+        dead = undo_kinds[undo_top]
+        _set_count(remaining, hand_layers, dead, undo_counts[undo_top])
+        key_change += undo_counts[undo_top] * places[dead]
+        bound_change += undo_counts[undo_top] * shares[dead]
+    return key_change, bound_change
+
+
 MODE_COUNT = 0
 MODE_BEST = 1
 
@@ -588,12 +602,12 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                     f_undo[top] = mark
                     value = NO_VALUE
             if not pushed:
-                while undo_top > mark:
-                    undo_top -= 1
-                    dead = undo_kinds[undo_top]
-                    _set_count(remaining, hand_layers, dead, undo_counts[undo_top])
-                    state_key += undo_counts[undo_top] * places[dead]
-                    bound += undo_counts[undo_top] * shares[dead]
+                key_change, bound_change = _undo_dead(
+                    remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark,
+                    places, shares)
+                undo_top = mark
+                state_key += key_change
+                bound += bound_change
                 if top < 0:
                     return value
         if value != NO_VALUE:
@@ -678,12 +692,12 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
         # frame finished: undo the dead kinds set aside on entry, return to the parent
         value = f_acc[top]
         memo[f_key[top]] = value
-        while undo_top > f_undo[top]:
-            undo_top -= 1
-            dead = undo_kinds[undo_top]
-            _set_count(remaining, hand_layers, dead, undo_counts[undo_top])
-            state_key += undo_counts[undo_top] * places[dead]
-            bound += undo_counts[undo_top] * shares[dead]
+        key_change, bound_change = _undo_dead(
+            remaining, hand_layers, undo_kinds, undo_counts, undo_top, f_undo[top],
+            places, shares)
+        undo_top = f_undo[top]
+        state_key += key_change
+        bound += bound_change
         top -= 1
         if top < 0:
             return value
