@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 KIND_COUNT = 53
 JOKER = 52
@@ -28,6 +27,8 @@ MAX_WIDTH = 16          # most distinct kinds in one meld (a 13-card run)
 MAX_DEPTH = 8           # most melds sharing their first card (its copies, <= 6 jokers)
 SHARE_SCALE = 1 << 20   # fixed-point scale of the per-card point bounds
 NO_VALUE = -(1 << 62)   # no child value to take in
+MEMO_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
+MEMO_BITS = 8
 
 
 @njit(cache=True)
@@ -466,6 +467,50 @@ def _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers):
 
 
 @njit(cache=True)
+def _memo_new(bits):
+    """An open-addressing int64 -> int64 table: (keys, values, meta=[size, mask]).
+
+    Keys are >= 0 (memo keys are), so -1 marks a free slot. numba's typed
+    Dict costs more per call and loses more to cold caches on small hands.
+    """
+    size = 1 << bits
+    return (np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.array([0, size - 1], dtype=np.int64))
+
+
+@njit(cache=True)
+def _memo_slot(keys, mask, key):
+    """Slot of ``key``, or of the free slot where it would go (linear probing)."""
+    slot = ((key * MEMO_MULTIPLIER) >> 29) & mask
+    while keys[slot] != -1 and keys[slot] != key:
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(cache=True)
+def _memo_put(keys, values, meta, key, value):
+    """Store key -> value; returns the (possibly grown) arrays."""
+    slot = _memo_slot(keys, meta[1], key)
+    if keys[slot] == -1:
+        meta[0] += 1
+    keys[slot] = key
+    values[slot] = value
+    if meta[0] * 2 > meta[1] + 1:
+        old_keys = keys
+        old_values = values
+        size = (meta[1] + 1) * 2
+        keys = np.full(size, -1, dtype=np.int64)
+        values = np.zeros(size, dtype=np.int64)
+        meta[1] = size - 1
+        for i in range(old_keys.shape[0]):
+            if old_keys[i] != -1:
+                new_slot = _memo_slot(keys, meta[1], old_keys[i])
+                keys[new_slot] = old_keys[i]
+                values[new_slot] = old_values[i]
+    return keys, values
+
+
+@njit(cache=True)
 def _undo_dead(remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares):
     """Give back the dead kinds set aside above ``mark``; returns the key and bound changes."""
     key_change = 0
@@ -510,7 +555,7 @@ def _shares(hand, meld_counts, points, widths, kinds, mults):
 
 @njit(cache=True)
 def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_shares,
-           memo, overflow):
+           memo_keys, memo_values, memo_meta, overflow):
     """The memoised programme of partition_ref, without recursion, from one state.
 
     ``remaining`` (the state's hand, kinds before ``start`` all zero) is
@@ -586,8 +631,9 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 key = state_key
                 if mode == MODE_BEST:
                     key = key * (keep + 1) + child_kept
-                if key in memo:
-                    value = memo[key]
+                slot = _memo_slot(memo_keys, memo_meta[1], key)
+                if memo_keys[slot] == key:
+                    value = memo_values[slot]
                 else:
                     top += 1
                     pushed = True
@@ -609,7 +655,7 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 state_key += key_change
                 bound += bound_change
                 if top < 0:
-                    return value
+                    return value, memo_keys, memo_values
         if value != NO_VALUE:
             # a child returned ``value`` to frame ``top``
             kind = order[f_position[top]]
@@ -691,7 +737,7 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 continue
         # frame finished: undo the dead kinds set aside on entry, return to the parent
         value = f_acc[top]
-        memo[f_key[top]] = value
+        memo_keys, memo_values = _memo_put(memo_keys, memo_values, memo_meta, f_key[top], value)
         key_change, bound_change = _undo_dead(
             remaining, hand_layers, undo_kinds, undo_counts, undo_top, f_undo[top],
             places, shares)
@@ -700,21 +746,21 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
         bound += bound_change
         top -= 1
         if top < 0:
-            return value
+            return value, memo_keys, memo_values
 
 
 @njit(cache=True)
 def count(hand, meld_counts):
     """(number of lay-downs, overflow flag)."""
-    memo = Dict.empty(key_type=types.int64, value_type=types.int64)
+    memo_keys, memo_values, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
     points = np.zeros(meld_counts.shape[0], dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
     meld_shares = np.zeros(meld_counts.shape[0], dtype=np.int64)
     remaining = hand.copy()
-    total = _solve(remaining, 0, 0, 0, MODE_COUNT, points, prepared, shares, meld_shares,
-                   memo, overflow)
+    total, _, _ = _solve(remaining, 0, 0, 0, MODE_COUNT, points, prepared, shares, meld_shares,
+                         memo_keys, memo_values, memo_meta, overflow)
     return total, overflow[0]
 
 
@@ -726,14 +772,15 @@ def best(hand, meld_counts, points, keep):
     (at each kind: the empty multiset, then multisets in depth-first order),
     so every backend returns the same melds.
     """
-    memo = Dict.empty(key_type=types.int64, value_type=types.int64)
+    memo_keys, memo_values, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds, mults, layers, jokers, _, group_start, grouped, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds, mults)
     remaining = hand.copy()
-    target = _solve(remaining, 0, 0, keep, MODE_BEST, points, prepared, shares, meld_shares,
-                    memo, overflow)
+    target, memo_keys, memo_values = _solve(
+        remaining, 0, 0, keep, MODE_BEST, points, prepared, shares, meld_shares,
+        memo_keys, memo_values, memo_meta, overflow)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0]
@@ -762,8 +809,9 @@ def best(hand, meld_counts, points, keep):
             for k in range(KIND_COUNT):
                 child_bound += remaining[k] * shares[k]
             if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
-                sub = _solve(remaining, position + 1, next_kept, keep, MODE_BEST, points,
-                             prepared, shares, meld_shares, memo, overflow)
+                sub, memo_keys, memo_values = _solve(
+                    remaining, position + 1, next_kept, keep, MODE_BEST, points, prepared,
+                    shares, meld_shares, memo_keys, memo_values, memo_meta, overflow)
                 if sub > NEG_INF and sub + gained == target:
                     matched = True
                     kept = next_kept
