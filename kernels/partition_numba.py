@@ -511,6 +511,14 @@ def _memo_put(keys, values, meta, key, value):
 
 
 @njit(cache=True)
+def _set_aside(remaining, hand_layers, kind, state_key, bound, places, shares):
+    """Decide ``kind``: its copies leave the remaining hand; returns the new key and bound."""
+    count = remaining[kind]
+    _set_count(remaining, hand_layers, kind, 0)
+    return state_key - count * places[kind], bound - count * shares[kind]
+
+
+@njit(cache=True)
 def _undo_dead(remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares):
     """Give back the dead kinds set aside above ``mark``; returns the key and bound changes."""
     key_change = 0
@@ -678,9 +686,8 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
             # counting: the empty multiset first, as in the reference
             f_empty_done[top] = 1
             f_saved[top] = remaining[kind]
-            state_key -= f_saved[top] * places[kind]
-            bound -= f_saved[top] * shares[kind]
-            _set_count(remaining, hand_layers, kind, 0)
+            state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
+                                          places, shares)
             child_start = f_position[top] + 1
             child_kept = min(keep, f_kept[top] + f_saved[top])
             entering = True
@@ -703,9 +710,8 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                             and f_gained[top] * SHARE_SCALE + child_bound <= f_acc[top] * SHARE_SCALE):
                         continue  # this child cannot beat the frame's best; deeper S may
                 f_saved[top] = remaining[kind]
-                state_key -= f_saved[top] * places[kind]
-                bound -= f_saved[top] * shares[kind]
-                _set_count(remaining, hand_layers, kind, 0)
+                state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
+                                              places, shares)
                 child_start = f_position[top] + 1
                 child_kept = min(keep, f_kept[top] + f_saved[top])
                 entering = True
@@ -728,9 +734,8 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
             child_bound = bound - remaining[kind] * shares[kind]
             if not (f_acc[top] > NEG_INF and child_bound <= f_acc[top] * SHARE_SCALE):
                 f_saved[top] = remaining[kind]
-                state_key -= f_saved[top] * places[kind]
-                bound -= f_saved[top] * shares[kind]
-                _set_count(remaining, hand_layers, kind, 0)
+                state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
+                                              places, shares)
                 child_start = f_position[top] + 1
                 child_kept = min(keep, f_kept[top] + f_saved[top])
                 entering = True

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import partition
-from kernels.encoding import RANK_COUNT
+from kernels.encoding import RANK_COUNT, RANKS, SUITS
 from kernels.params import (
     KIND_RUN,
     MAX_SET_SIZE,
@@ -139,8 +139,6 @@ def _melds_from(table) -> list[CatalogueMeld]:
 
 
 def _home_name(shape: int, home: int) -> str | None:
-    from kernels.encoding import RANKS, SUITS
-
     if shape == KIND_RUN:
         return SUITS[home]
     return RANKS[home] if home < RANK_COUNT else None
