@@ -12,22 +12,32 @@ hands (C recursion, at most 53 deep: one level per decided kind, each with its
 multiset S of melds as a small stack), deciding kinds in
 :func:`kernels.params.decision_order` and trying the multisets S in the
 reference's order, so ``best``'s reconstructed lay-down is the reference's and
-the numba backend's. The memo is an open-addressing table in a C++ vector.
+the numba backend's. ``best`` takes the optimizer's constraints too (``groups``:
+at most one meld per group, the memo state then holds the mask of the groups
+used that can still matter; ``max_left``: checked when a kind is set aside).
+The memo is an open-addressing table in a C++ vector.
 
 Array shapes: ``hand`` int64[53]; ``scalars`` int64[6] (RuleParams switches);
 ``values`` int64[53]; ``run_bonus`` int64[4, 2, 14]; ``set_bonus``
-int64[14, 2, S]; ``meld_counts`` int64[M, 53]; ``points`` int64[M].
+int64[14, 2, S]; ``meld_counts`` int64[M, 53]; ``points``, ``groups`` int64[M];
+``max_left`` int64[53].
 
-Buffers are sized from the inputs, never fixed: a meld's distinct kinds from
-the widest catalogue row, the melds sharing a first card from the largest
-count in the hand (each such meld holds at least one copy of that card), the
-wild-index odometer from the number of cards in the hand.
+The kernels are called once per hand, so the fixed cost of a call is kept
+small (a 16-card hand meets only 20-200 states): the arrays are read through
+the buffer protocol, each meld row is scanned once into sparse form, the
+remaining hand is nothing but bit masks (see "the shared dynamic programme"),
+and the buffers live in a module-level workspace reused across calls (a call
+made while another holds it, from another thread, gets a fresh one). Buffers
+are sized from the inputs, never fixed: the melds sharing a first card from
+the largest count in the hand (each such meld holds at least one copy of that
+card), the wild-index odometer from the number of cards in the hand.
 """
 
 import numpy as np
 
 from kernels.params import decision_order as _decision_order
 
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcpy, memset
 from libcpp.algorithm cimport sort
@@ -436,74 +446,122 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
     return out_keys, out_counts, out_shapes, out_homes, out_cleans, out_points
 
 
-# --- the memo: open addressing over non-negative int64 keys -------------------------
+# --- inputs: int64 buffers without memoryview objects ------------------------------
+#
+# The kernels are called per hand, so the fixed cost of a call matters: the arrays are read
+# through the buffer protocol (no numpy call when they already are C-contiguous int64).
+
+cdef inline bint _int64_format(const char* fmt) noexcept:
+    if fmt == NULL:
+        return False
+    if fmt[0] == b'@' or fmt[0] == b'=' or fmt[0] == b'<':
+        fmt += 1
+    return (fmt[0] == b'l' or fmt[0] == b'q') and fmt[1] == 0
+
+
+cdef int _try_int64(object obj, Py_buffer* view, int ndim) except -1:
+    """Fill view from obj when obj is C-contiguous int64 with ndim dimensions (1), else 0."""
+    try:
+        PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (TypeError, ValueError, BufferError):
+        return 0
+    if view.ndim == ndim and view.itemsize == 8 and _int64_format(view.format):
+        return 1
+    PyBuffer_Release(view)
+    return 0
+
+
+cdef int _get_int64(object obj, Py_buffer* view, int ndim, str name) except -1:
+    """Fill view with obj as C-contiguous int64 (converting when needed); release it after."""
+    if _try_int64(obj, view, ndim):
+        return 0
+    if _try_int64(np.ascontiguousarray(obj, dtype=np.int64), view, ndim):
+        return 0
+    raise ValueError(f"{name} must be a {ndim}-dimensional array of integers")
+
+
+# --- the memo: open addressing over (key, aux) pairs, keys >= 0 ---------------------
 #
 # Memo keys are the remaining hand in mixed radix (times keep + 1, plus kept, for best),
-# so they are >= 0 and -1 can mark a free slot. Linear probing with Fibonacci hashing
-# over a power-of-two table kept at most half full; keys and values interleave in one
-# C++ vector, so a lookup is usually a single cache line.
+# so they are >= 0 and -1 can mark a free slot; aux is best's mask of the groups still
+# able to matter (0 when counting). Linear probing over a power-of-two table kept at most
+# half full, entries of three int64 (key, aux, value) in a vector that the module reuses
+# across calls; the table starts small (a 16-card hand meets 20-200 states) and grows.
 
 cdef uint64_t _GOLDEN = 0x9E3779B97F4A7C15
-cdef int64_t _INITIAL_BITS = 12
+cdef uint64_t _MIX = 0xC2B2AE3D27D4EB4F
+cdef int64_t _INITIAL_BITS = 8
+cdef size_t _KEEP_WORDS = 3 << 18   # a larger memo is freed after the call
 
 
 cdef struct Memo:
-    vector[int64_t]* slots     # [2 * capacity]: key, value
+    vector[int64_t]* slots     # [3 * capacity]: key, aux, value
+    vector[int64_t]* spare     # the other buffer, for growing
     int64_t* data
     uint64_t mask
     int64_t shift
     int64_t size
 
 
-cdef int _memo_init(Memo* memo, vector[int64_t]* slots) except -1:
+cdef int _memo_init(Memo* memo, vector[int64_t]* slots, vector[int64_t]* spare,
+                    int64_t bits) except -1:
     memo.slots = slots
-    slots.assign(2 << _INITIAL_BITS, -1)
+    memo.spare = spare
+    slots.assign(3 << bits, -1)
     memo.data = slots.data()
-    memo.mask = (<uint64_t>1 << _INITIAL_BITS) - 1
-    memo.shift = 64 - _INITIAL_BITS
+    memo.mask = ((<uint64_t>1) << bits) - 1
+    memo.shift = 64 - bits
     memo.size = 0
     return 0
 
 
-cdef inline bint _memo_find(const Memo* memo, int64_t key, int64_t* value) noexcept nogil:
-    cdef uint64_t i = ((<uint64_t>key) * _GOLDEN) >> memo.shift
-    cdef int64_t found
+cdef inline uint64_t _memo_hash(const Memo* memo, int64_t key, uint64_t aux) noexcept nogil:
+    return (((<uint64_t>key) ^ (aux * _MIX)) * _GOLDEN) >> memo.shift
+
+
+cdef inline bint _memo_find(const Memo* memo, int64_t key, uint64_t aux,
+                            int64_t* value) noexcept nogil:
+    cdef uint64_t i = _memo_hash(memo, key, aux)
+    cdef const int64_t* entry
     while True:
-        found = memo.data[2 * i]
-        if found == key:
-            value[0] = memo.data[2 * i + 1]
+        entry = memo.data + 3 * i
+        if entry[0] == key and <uint64_t>entry[1] == aux:
+            value[0] = entry[2]
             return True
-        if found == -1:
+        if entry[0] == -1:
             return False
         i = (i + 1) & memo.mask
 
 
-cdef inline void _memo_place(Memo* memo, int64_t key, int64_t value) noexcept nogil:
-    cdef uint64_t i = ((<uint64_t>key) * _GOLDEN) >> memo.shift
-    while memo.data[2 * i] != -1 and memo.data[2 * i] != key:
+cdef inline void _memo_place(Memo* memo, int64_t key, uint64_t aux, int64_t value) noexcept nogil:
+    cdef uint64_t i = _memo_hash(memo, key, aux)
+    cdef int64_t* entry = memo.data + 3 * i
+    while entry[0] != -1 and not (entry[0] == key and <uint64_t>entry[1] == aux):
         i = (i + 1) & memo.mask
-    if memo.data[2 * i] == -1:
+        entry = memo.data + 3 * i
+    if entry[0] == -1:
         memo.size += 1
-    memo.data[2 * i] = key
-    memo.data[2 * i + 1] = value
+    entry[0] = key
+    entry[1] = <int64_t>aux
+    entry[2] = value
 
 
-cdef int _memo_put(Memo* memo, int64_t key, int64_t value) except -1 nogil:
-    cdef vector[int64_t] old
-    cdef size_t j
+cdef int _memo_put(Memo* memo, int64_t key, uint64_t aux, int64_t value) except -1 nogil:
+    cdef int64_t* old
+    cdef uint64_t old_capacity, j
     if (memo.size + 1) * 2 > <int64_t>(memo.mask + 1):
-        old.swap(memo.slots[0])
-        memo.slots.assign(4 * (memo.mask + 1), -1)
+        old_capacity = memo.mask + 1
+        memo.spare.assign(12 * old_capacity, -1)     # four times the slots
+        memo.slots.swap(memo.spare[0])
+        old = memo.spare.data()
         memo.data = memo.slots.data()
-        memo.mask = 2 * memo.mask + 1
-        memo.shift -= 1
+        memo.mask = 4 * old_capacity - 1
+        memo.shift -= 2
         memo.size = 0
-        j = 0
-        while j < old.size():
-            if old[j] != -1:
-                _memo_place(memo, old[j], old[j + 1])
-            j += 2
-    _memo_place(memo, key, value)
+        for j in range(old_capacity):
+            if old[3 * j] != -1:
+                _memo_place(memo, old[3 * j], <uint64_t>old[3 * j + 1], old[3 * j + 2])
+    _memo_place(memo, key, aux, value)
     return 0
 
 
@@ -513,7 +571,18 @@ cdef int _memo_put(Memo* memo, int64_t key, int64_t value) except -1 nogil:
 # levels[t] is set when the kind decided at position p has more than t copies left.
 # A meld fits when, for each t below its largest multiplicity, its kinds needing more
 # than t copies are all in levels[t]; the first kind left is the lowest set bit of
-# levels[0]. Same answers as the per-kind loops of the numba port, fewer steps.
+# levels[0].
+#
+# The levels are the whole remaining hand: a kind's count is the number of levels holding
+# its bit (a thermometer code), so taking one copy of each kind of a bit set K moves K's
+# bits down one level, L word operations with no loop over the meld's kinds; a meld is
+# the sum of its needs[t] sets.
+#
+# The melds are stored sparse and grouped by the position of their first card (CSR over
+# positions), in "slots"; a meld that exceeds the hand never fits and gets no slot. A
+# kind that no meld with a slot holds can only stay in hand: it is set aside before the
+# programme starts (it counts towards kept, and must respect max_left), so it takes no
+# place in the memo key.
 
 cdef extern from *:
     """
@@ -529,24 +598,27 @@ cdef extern from *:
     int partition_ctz64(unsigned long long x) noexcept nogil
 
 
+cdef int64_t _POSITION_OF[KIND_COUNT]
+cdef uint64_t _BIT_OF[KIND_COUNT]
+for _position in range(KIND_COUNT):
+    _POSITION_OF[_ORDER[_position]] = _position
+    _BIT_OF[_ORDER[_position]] = (<uint64_t>1) << _position
+del _position
+
+
 cdef struct Ctx:
-    int64_t* remaining         # [KIND_COUNT], the remaining hand
     int64_t state              # the remaining hand in mixed radix, kept up to date
-    const int64_t* place_of    # [KIND_COUNT], mixed-radix place per kind (0: not held)
-    const int64_t* order       # [KIND_COUNT], decision order
-    const int64_t* widths      # [M], distinct kinds per meld
-    const int64_t* kinds       # [M, width]
-    const int64_t* mults       # [M, width]
-    int64_t width
-    const int64_t* deltas      # [M], what a meld takes off the state
+    const int64_t* place_at    # [KIND_COUNT], mixed-radix place per position (0: not in play)
+    const int64_t* limit       # [KIND_COUNT], max_left (best only), by kind
+    const int64_t* start       # [KIND_COUNT + 1], CSR over first positions
+    const int64_t* deltas      # [slots], what a meld takes off the state
+    const int64_t* reach       # [slots], largest multiplicity
+    const int64_t* points      # [slots] (best only)
+    const uint64_t* groups     # [slots], 1 << group, 0 for none (best only)
+    const uint64_t* live_groups  # [KIND_COUNT + 1]: groups of the melds first at >= position
+    const uint64_t* needs      # [slots, L]: needs[s, t]: kinds of s with multiplicity > t
     uint64_t* levels           # [L]: bit position_of[k] of levels[t] iff remaining[k] > t
-    const uint64_t* bit_of     # [KIND_COUNT]: 1 << position_of[kind]
-    const uint64_t* needs      # [M, L]: needs[m, t]: kinds of m with multiplicity > t
-    const int64_t* reach       # [M]: largest multiplicity, -1 if the meld exceeds the hand
-    int64_t level_count        # L: the largest count in the hand (at least 1)
-    const int64_t* group_start  # [KIND_COUNT + 1], CSR over first cards
-    const int64_t* grouped     # [M]
-    const int64_t* points      # [M] (best only)
+    int64_t level_count        # L: the largest count in play (at least 1)
     int64_t* stacks            # [KIND_COUNT, depth_cap], one stack per decision level
     int64_t depth_cap
     int64_t keep
@@ -554,221 +626,281 @@ cdef struct Ctx:
     Memo memo
 
 
-cdef class _Tables:
-    """Sparse melds, melds grouped by first card (CSR) and memo-key places (numba's _prepare)."""
+cdef class _Workspace:
+    """Buffers of one call, kept by the module between calls (no allocation per call)."""
 
-    cdef vector[int64_t] order, widths, kinds, mults, deltas, group_start, grouped
-    cdef vector[int64_t] place_of, stacks, remaining, points, memo_slots, reach
-    cdef vector[uint64_t] levels, bit_of, needs
-    cdef int64_t width, depth_cap, level_count, meld_total, card_total, state_total
+    cdef bint busy
+    cdef vector[int64_t] place_of, place_at, start, deltas, reach
+    cdef vector[int64_t] points, slot_meld, stacks
+    cdef vector[int64_t] tmp_kinds, tmp_mults, tmp_width, tmp_first, memo_slots, memo_spare
+    cdef vector[uint64_t] groups, live_groups, needs, levels
+    cdef int64_t depth_cap, level_count, meld_total, slot_total, card_total
+    cdef int64_t state_total, aside_cards
 
-    cdef int build(self, hand, meld_counts) except -1:
-        cdef const int64_t[::1] hand_view = np.ascontiguousarray(hand, dtype=np.int64)
-        cdef const int64_t[:, :] melds = np.asarray(meld_counts, dtype=np.int64)
-        if hand_view.shape[0] != KIND_COUNT:
-            raise ValueError(f"hand must have {KIND_COUNT} entries")
-        if melds.shape[1] != KIND_COUNT:
-            raise ValueError(f"meld_counts must have shape (M, {KIND_COUNT})")
-        cdef int64_t meld_total = melds.shape[0]
-        cdef int64_t position, kind, m, count, width, best_position, place, slot, delta, t
-        cdef int64_t level_count
-        cdef bint within
-        cdef int64_t position_of[KIND_COUNT]
+    cdef int build(self, const int64_t* hand, const int64_t* melds, int64_t meld_total,
+                   const int64_t* points, const int64_t* groups) except -1:
+        """Sparse slots, CSR over first positions, memo-key places, bit masks."""
+        cdef int64_t absent[KIND_COUNT]
+        cdef int64_t present[KIND_COUNT]
+        cdef int64_t per_position[KIND_COUNT + 1]
+        cdef int64_t fill[KIND_COUNT + 1]
+        cdef int64_t present_count = 0
+        cdef int64_t kind, count, m, j, t, width, first, place, slot, level_count, delta
+        cdef int64_t reach, group, bad, W
+        cdef uint64_t live = 0
+        cdef uint64_t bit, mask
+        cdef bint over
+        cdef const int64_t* row
+        cdef int64_t* tk
+        cdef int64_t* tm
+        cdef uint64_t* need
         self.meld_total = meld_total
-        # the memo key: the remaining hand in mixed radix (hand[kind] + 1 per held kind)
         self.card_total = 0
-        self.depth_cap = 1
-        self.place_of.assign(KIND_COUNT, 0)
-        self.remaining.assign(KIND_COUNT, 0)
-        place = 1
         for kind in range(KIND_COUNT):
-            count = hand_view[kind]
+            count = hand[kind]
             if count < 0:
                 raise ValueError("hand counts must be non-negative")
-            self.remaining[kind] = count
             if count > 0:
+                absent[kind] = 0
+                present[present_count] = kind
+                present_count += 1
                 self.card_total += count
-                if count + 1 > self.depth_cap:
-                    self.depth_cap = count + 1
-                if place > C_INT64_MAX // (count + 1):
-                    raise OverflowError("hand too large for the int64 memo key")
-                self.place_of[kind] = place
-                place *= count + 1
-        self.state_total = place
-        # decision order: kernels.params.decision_order (read once at import)
-        self.order.resize(KIND_COUNT)
-        for position in range(KIND_COUNT):
-            self.order[position] = _ORDER[position]
-        for position in range(KIND_COUNT):
-            position_of[self.order[position]] = position
-        # the widest meld sizes the sparse rows
-        self.width = 1
+            else:
+                absent[kind] = -1
+        W = present_count if present_count > 0 else 1
+        self.tmp_kinds.resize(meld_total * W)
+        self.tmp_mults.resize(meld_total * W)
+        self.tmp_width.resize(meld_total)
+        self.tmp_first.resize(meld_total)
+        tk = self.tmp_kinds.data()
+        tm = self.tmp_mults.data()
+        memset(per_position, 0, sizeof(per_position))
         for m in range(meld_total):
+            if groups != NULL:
+                group = groups[m]
+                if group < -1 or group > 62:
+                    raise ValueError("groups must be ints in -1..62")
+            row = melds + m * KIND_COUNT
+            bad = 0
+            for kind in range(KIND_COUNT):     # any card outside the hand (vectorised)
+                bad |= row[kind] & absent[kind]
             width = 0
-            for kind in range(KIND_COUNT):
-                if melds[m, kind] > 0:
+            first = KIND_COUNT
+            over = False
+            for j in range(present_count):
+                kind = present[j]
+                count = row[kind]
+                if count != 0:
+                    if count < 0:
+                        raise ValueError("meld counts must be non-negative")
+                    if count > hand[kind]:
+                        over = True
+                    tk[m * W + width] = kind
+                    tm[m * W + width] = count
                     width += 1
-            if width == 0:
+                    if _POSITION_OF[kind] < first:
+                        first = _POSITION_OF[kind]
+            if width == 0 and bad == 0:
                 raise ValueError(f"meld {m} holds no cards")
-            if width > self.width:
-                self.width = width
-        self.widths.assign(meld_total, 0)
-        self.kinds.assign(meld_total * self.width, 0)
-        self.mults.assign(meld_total * self.width, 0)
-        self.deltas.assign(meld_total, 0)
-        cdef vector[int64_t] first
-        first.assign(meld_total, 0)
-        for m in range(meld_total):
-            best_position = KIND_COUNT
-            width = 0
-            delta = 0
-            within = True
-            for kind in range(KIND_COUNT):
-                count = melds[m, kind]
-                if count > 0:
-                    self.kinds[m * self.width + width] = kind
-                    self.mults[m * self.width + width] = count
-                    width += 1
-                    if position_of[kind] < best_position:
-                        best_position = position_of[kind]
-                    if count > hand_view[kind]:
-                        within = False   # never fits, so never applied
-                    else:
-                        delta += count * self.place_of[kind]
-            self.widths[m] = width
-            self.deltas[m] = delta if within else 0
-            first[m] = self.order[best_position]
-        self.group_start.assign(KIND_COUNT + 1, 0)
-        for m in range(meld_total):
-            self.group_start[first[m] + 1] += 1
-        for kind in range(KIND_COUNT):
-            self.group_start[kind + 1] += self.group_start[kind]
-        cdef vector[int64_t] fill
-        fill.assign(KIND_COUNT, 0)
-        for kind in range(KIND_COUNT):
-            fill[kind] = self.group_start[kind]
-        self.grouped.assign(meld_total, 0)
-        for m in range(meld_total):
-            slot = fill[first[m]]
-            self.grouped[slot] = m
-            fill[first[m]] = slot + 1
-        # melds sharing their first card c: each holds >= 1 copy of c, so <= hand[c] of them
-        self.stacks.assign(KIND_COUNT * self.depth_cap, 0)
-        # bit masks (see above)
-        level_count = self.depth_cap - 1
-        if level_count < 1:
-            level_count = 1
-        self.level_count = level_count
-        self.bit_of.assign(KIND_COUNT, 0)
-        for kind in range(KIND_COUNT):
-            self.bit_of[kind] = (<uint64_t>1) << position_of[kind]
-        self.levels.assign(level_count, 0)
-        for kind in range(KIND_COUNT):
-            for t in range(hand_view[kind]):
-                self.levels[t] |= self.bit_of[kind]
-        self.needs.assign(meld_total * level_count, 0)
-        self.reach.assign(meld_total, 0)
-        for m in range(meld_total):
-            for kind in range(KIND_COUNT):
-                count = melds[m, kind]
-                if count > hand_view[kind]:
-                    self.reach[m] = -1
-                    break
-                if count > self.reach[m]:
-                    self.reach[m] = count
-            if self.reach[m] < 0:
+            if bad != 0 or over:
+                self.tmp_first[m] = -1     # never fits: no slot
                 continue
-            for kind in range(KIND_COUNT):
-                for t in range(melds[m, kind]):
-                    self.needs[m * level_count + t] |= self.bit_of[kind]
+            self.tmp_width[m] = width
+            self.tmp_first[m] = first
+            per_position[first] += 1
+            for j in range(width):
+                live |= (<uint64_t>1) << tk[m * W + j]
+        # the memo key: the remaining hand in play in mixed radix (hand[kind] + 1 per kind)
+        self.place_of.assign(KIND_COUNT, 0)
+        self.place_at.assign(KIND_COUNT, 0)
+        self.aside_cards = 0
+        level_count = 1
+        place = 1
+        for j in range(present_count):
+            kind = present[j]
+            count = hand[kind]
+            if not ((live >> kind) & 1):
+                self.aside_cards += count
+                continue
+            if count > level_count:
+                level_count = count
+            if place > C_INT64_MAX // (count + 1):
+                raise OverflowError("hand too large for the int64 memo key")
+            self.place_of[kind] = place
+            self.place_at[_POSITION_OF[kind]] = place
+            place *= count + 1
+        self.state_total = place
+        self.level_count = level_count
+        self.depth_cap = level_count + 1
+        # CSR over first positions
+        self.start.resize(KIND_COUNT + 1)
+        self.start[0] = 0
+        for j in range(KIND_COUNT):
+            self.start[j + 1] = self.start[j] + per_position[j]
+            fill[j] = self.start[j]
+        self.slot_total = self.start[KIND_COUNT]
+        cdef int64_t slots = self.slot_total
+        self.deltas.resize(slots)
+        self.reach.resize(slots)
+        self.points.resize(slots)
+        self.slot_meld.resize(slots)
+        self.groups.resize(slots)
+        self.needs.assign(slots * level_count, 0)
+        for m in range(meld_total):
+            first = self.tmp_first[m]
+            if first < 0:
+                continue
+            slot = fill[first]
+            fill[first] = slot + 1
+            width = self.tmp_width[m]
+            self.slot_meld[slot] = m
+            need = self.needs.data() + slot * level_count
+            delta = 0
+            reach = 0
+            for j in range(width):
+                kind = tk[m * W + j]
+                count = tm[m * W + j]
+                delta += count * self.place_of[kind]
+                if count > reach:
+                    reach = count
+                bit = _BIT_OF[kind]
+                for t in range(count):
+                    need[t] |= bit
+            self.deltas[slot] = delta
+            self.reach[slot] = reach
+            self.points[slot] = points[m] if points != NULL else 0
+            if groups != NULL and groups[m] >= 0:
+                self.groups[slot] = (<uint64_t>1) << groups[m]
+            else:
+                self.groups[slot] = 0
+        # groups that can still matter from each position on
+        self.live_groups.resize(KIND_COUNT + 1)
+        mask = 0
+        self.live_groups[KIND_COUNT] = 0
+        for j in range(KIND_COUNT - 1, -1, -1):
+            for slot in range(self.start[j], self.start[j + 1]):
+                mask |= self.groups[slot]
+            self.live_groups[j] = mask
+        self.levels.assign(level_count, 0)
+        for j in range(present_count):
+            kind = present[j]
+            if self.place_of[kind]:
+                bit = _BIT_OF[kind]
+                for t in range(hand[kind]):
+                    self.levels[t] |= bit
+        self.stacks.resize(KIND_COUNT * self.depth_cap)
         return 0
 
     cdef int fill(self, Ctx* ctx) except -1:
-        ctx.remaining = self.remaining.data()
-        ctx.state = self.state_total - 1     # every held card still in hand
-        ctx.place_of = self.place_of.data()
-        ctx.order = self.order.data()
-        ctx.widths = self.widths.data()
-        ctx.kinds = self.kinds.data()
-        ctx.mults = self.mults.data()
-        ctx.width = self.width
+        ctx.state = self.state_total - 1     # every card in play still in hand
+        ctx.place_at = self.place_at.data()
+        ctx.limit = NULL
+        ctx.start = self.start.data()
         ctx.deltas = self.deltas.data()
-        ctx.levels = self.levels.data()
-        ctx.bit_of = self.bit_of.data()
-        ctx.needs = self.needs.data()
         ctx.reach = self.reach.data()
-        ctx.level_count = self.level_count
-        ctx.group_start = self.group_start.data()
-        ctx.grouped = self.grouped.data()
         ctx.points = self.points.data()
+        ctx.groups = self.groups.data()
+        ctx.live_groups = self.live_groups.data()
+        ctx.needs = self.needs.data()
+        ctx.levels = self.levels.data()
+        ctx.level_count = self.level_count
         ctx.stacks = self.stacks.data()
         ctx.depth_cap = self.depth_cap
         ctx.keep = 0
         ctx.overflow = 0
-        _memo_init(&ctx.memo, &self.memo_slots)
+        cdef int64_t bits = _INITIAL_BITS
+        if self.card_total > 24:      # 10^3 states and up
+            bits = 12
+        _memo_init(&ctx.memo, &self.memo_slots, &self.memo_spare, bits)
         return 0
 
+    cdef void release(self):
+        if self.memo_slots.size() > _KEEP_WORDS:
+            vector[int64_t]().swap(self.memo_slots)
+        if self.memo_spare.size() > _KEEP_WORDS:
+            vector[int64_t]().swap(self.memo_spare)
+        self.busy = False
 
-cdef inline bint _fits(const Ctx* c, int64_t m) noexcept nogil:
-    cdef const uint64_t* need = c.needs + m * c.level_count
+
+cdef _Workspace _SHARED = _Workspace()
+
+
+cdef _Workspace _acquire():
+    """The module's workspace, or a fresh one while another call (another thread) holds it."""
+    cdef _Workspace workspace = _SHARED
+    if workspace.busy:
+        workspace = _Workspace()
+    workspace.busy = True
+    return workspace
+
+
+cdef inline bint _fits(const Ctx* c, int64_t s, uint64_t used) noexcept nogil:
+    cdef const uint64_t* need
     cdef int64_t t
-    for t in range(c.reach[m]):     # no pass when the meld exceeds the hand (reach -1)
+    if c.groups[s] & used:
+        return False
+    need = c.needs + s * c.level_count
+    if need[0] & ~c.levels[0]:
+        return False
+    for t in range(1, c.reach[s]):
         if need[t] & ~c.levels[t]:
             return False
-    return c.reach[m] >= 0
+    return True
 
 
-cdef inline void _take(Ctx* c, int64_t m) noexcept nogil:
-    """Take fitting meld m out of the remaining hand."""
-    cdef const int64_t* kinds = c.kinds + m * c.width
-    cdef const int64_t* mults = c.mults + m * c.width
-    cdef int64_t j, kind, left, t
-    cdef uint64_t keep_mask
-    for j in range(c.widths[m]):
-        kind = kinds[j]
-        left = c.remaining[kind] - mults[j]
-        keep_mask = ~c.bit_of[kind]
-        for t in range(left, c.remaining[kind]):
-            c.levels[t] &= keep_mask
-        c.remaining[kind] = left
-    c.state -= c.deltas[m]
+cdef inline void _take(Ctx* c, int64_t s) noexcept nogil:
+    """Take fitting meld s out of the remaining hand."""
+    cdef const uint64_t* need = c.needs + s * c.level_count
+    cdef uint64_t* levels = c.levels
+    cdef int64_t last = c.level_count - 1
+    cdef int64_t j, t
+    cdef uint64_t taken
+    for j in range(c.reach[s]):
+        taken = need[j]            # one copy of each of these kinds
+        for t in range(last):
+            levels[t] = (levels[t] & ~taken) | (levels[t + 1] & taken)
+        levels[last] &= ~taken
+    c.state -= c.deltas[s]
 
 
-cdef inline void _give(Ctx* c, int64_t m) noexcept nogil:
-    """Put meld m back (undoes _take)."""
-    cdef const int64_t* kinds = c.kinds + m * c.width
-    cdef const int64_t* mults = c.mults + m * c.width
-    cdef int64_t j, kind, held, t
-    cdef uint64_t bit
-    for j in range(c.widths[m]):
-        kind = kinds[j]
-        held = c.remaining[kind] + mults[j]
-        bit = c.bit_of[kind]
-        for t in range(c.remaining[kind], held):
-            c.levels[t] |= bit
-        c.remaining[kind] = held
-    c.state += c.deltas[m]
+cdef inline void _give(Ctx* c, int64_t s) noexcept nogil:
+    """Put meld s back (undoes _take)."""
+    cdef const uint64_t* need = c.needs + s * c.level_count
+    cdef uint64_t* levels = c.levels
+    cdef int64_t j, t
+    cdef uint64_t given
+    for j in range(c.reach[s]):
+        given = need[j]
+        t = c.level_count - 1
+        while t > 0:
+            levels[t] = (levels[t] & ~given) | (levels[t - 1] & given)
+            t -= 1
+        levels[0] |= given
+    c.state += c.deltas[s]
 
 
-cdef inline int64_t _set_aside(Ctx* c, int64_t kind) noexcept nogil:
-    """Set every copy of kind aside; returns how many there were."""
-    cdef int64_t saved = c.remaining[kind]
-    cdef uint64_t keep_mask = ~c.bit_of[kind]
-    cdef int64_t t
-    for t in range(saved):
-        c.levels[t] &= keep_mask
-    c.remaining[kind] = 0
-    c.state -= saved * c.place_of[kind]
+cdef inline bint _over(const Ctx* c, int64_t position, int64_t limit) noexcept nogil:
+    """Whether the kind at position has more than limit copies left."""
+    return limit < 0 or (limit < c.level_count and (c.levels[limit] >> position) & 1)
+
+
+cdef inline int64_t _set_aside(Ctx* c, int64_t position) noexcept nogil:
+    """Set every copy of the kind at position aside; returns how many there were."""
+    cdef uint64_t bit = (<uint64_t>1) << position
+    cdef int64_t saved = 0
+    while saved < c.level_count and c.levels[saved] & bit:
+        c.levels[saved] &= ~bit
+        saved += 1
+    c.state -= saved * c.place_at[position]
     return saved
 
 
-cdef inline void _restore(Ctx* c, int64_t kind, int64_t saved) noexcept nogil:
-    cdef uint64_t bit = c.bit_of[kind]
+cdef inline void _restore(Ctx* c, int64_t position, int64_t saved) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << position
     cdef int64_t t
     for t in range(saved):
         c.levels[t] |= bit
-    c.remaining[kind] = saved
-    c.state += saved * c.place_of[kind]
+    c.state += saved * c.place_at[position]
 
 
 cdef inline int64_t _first_position(const Ctx* c, int64_t position) noexcept nogil:
@@ -782,43 +914,38 @@ cdef inline int64_t _first_position(const Ctx* c, int64_t position) noexcept nog
     return partition_ctz64(left)
 
 
-cdef inline int64_t _next_fit(const Ctx* c, int64_t slot, int64_t high) noexcept nogil:
+cdef inline int64_t _next_fit(const Ctx* c, int64_t slot, int64_t high,
+                              uint64_t used) noexcept nogil:
     """First slot in [slot, high) whose meld fits the remaining hand; -1 if none."""
     while slot < high:
-        if _fits(c, c.grouped[slot]):
+        if _fits(c, slot, used):
             return slot
         slot += 1
     return -1
 
 
-cdef int64_t _count_rec(Ctx* c, int64_t start) except -1 nogil:
-    cdef int64_t position = _first_position(c, start)
-    if position == KIND_COUNT:
-        return 1
-    cdef int64_t key = c.state
-    cdef int64_t total = 0
-    if _memo_find(&c.memo, key, &total):
-        return total
-    cdef int64_t kind = c.order[position]
-    cdef int64_t high = c.group_start[kind + 1]
+cdef int64_t _count_frame(Ctx* c, int64_t position) except -1 nogil:
+    """Lay-downs of the remaining hand, whose first kind (at position) has a fitting meld."""
+    cdef int64_t high = c.start[position + 1]
     cdef int64_t* stack = c.stacks + position * c.depth_cap
     cdef int64_t depth = 0
-    cdef int64_t slot = c.group_start[kind]
+    cdef int64_t slot = c.start[position]
+    cdef int64_t total = 0
     cdef int64_t saved, sub, found
     cdef bint visit = True
     while True:
         if visit:
-            saved = _set_aside(c, kind)
+            saved = _set_aside(c, position)
             sub = _count_rec(c, position + 1)
-            _restore(c, kind, saved)
+            _restore(c, position, saved)
             if sub > C_INT64_MAX - total:
                 c.overflow = 1
                 total = C_INT64_MAX
             else:
                 total += sub
-        found = _next_fit(c, slot, high)
+        found = _next_fit(c, slot, high, 0)
         if found >= 0:
-            _take(c, c.grouped[found])
+            _take(c, found)
             stack[depth] = found
             depth += 1
             slot = found
@@ -827,175 +954,295 @@ cdef int64_t _count_rec(Ctx* c, int64_t start) except -1 nogil:
             if depth == 0:
                 break
             depth -= 1
-            _give(c, c.grouped[stack[depth]])
+            _give(c, stack[depth])
             slot = stack[depth] + 1
             visit = False
-    _memo_put(&c.memo, key, total)
+    return total
+
+
+cdef int64_t _count_rec(Ctx* c, int64_t start) except -1 nogil:
+    cdef int64_t position = _first_position(c, start)
+    cdef int64_t key
+    cdef int64_t total = 0
+    if position == KIND_COUNT:
+        return 1
+    key = c.state
+    if not _memo_find(&c.memo, key, 0, &total):
+        total = _count_frame(c, position)
+        _memo_put(&c.memo, key, 0, total)
     return total
 
 
 def count(hand, meld_counts):
     """(number of lay-downs, overflow flag)."""
-    cdef _Tables tables = _Tables()
-    tables.build(hand, meld_counts)
+    cdef Py_buffer hand_view
+    cdef Py_buffer meld_view
     cdef Ctx ctx
-    tables.fill(&ctx)
     cdef int64_t total
-    with nogil:
-        total = _count_rec(&ctx, 0)
-    return int(total), int(ctx.overflow)
+    cdef _Workspace workspace
+    _get_int64(hand, &hand_view, 1, "hand")
+    try:
+        _get_int64(meld_counts, &meld_view, 2, "meld_counts")
+        try:
+            if hand_view.shape[0] != KIND_COUNT:
+                raise ValueError(f"hand must have {KIND_COUNT} entries")
+            if meld_view.shape[1] != KIND_COUNT:
+                raise ValueError(f"meld_counts must have shape (M, {KIND_COUNT})")
+            workspace = _acquire()
+            try:
+                workspace.build(<const int64_t*>hand_view.buf, <const int64_t*>meld_view.buf,
+                                meld_view.shape[0], NULL, NULL)
+                workspace.fill(&ctx)
+                with nogil:
+                    total = _count_rec(&ctx, 0)
+            finally:
+                workspace.release()
+        finally:
+            PyBuffer_Release(&meld_view)
+    finally:
+        PyBuffer_Release(&hand_view)
+    return total, ctx.overflow
 
 
 # NEG_INF - 1: below every value _best_rec returns, so it can flag a C++ exception
-cdef int64_t _best_rec(Ctx* c, int64_t start, int64_t kept) except? -1152921504606846977 nogil:
-    cdef int64_t position = _first_position(c, start)
-    if position == KIND_COUNT:
-        return 0 if kept >= c.keep else C_NEG_INF
-    cdef int64_t key = c.state * (c.keep + 1) + kept
-    cdef int64_t best = C_NEG_INF
-    if _memo_find(&c.memo, key, &best):
-        return best
-    cdef int64_t kind = c.order[position]
-    cdef int64_t high = c.group_start[kind + 1]
+cdef int64_t _best_frame(Ctx* c, int64_t position, int64_t kept,
+                         uint64_t used) except? -1152921504606846977 nogil:
+    """Most points of the remaining hand, whose first kind (at position) has a fitting meld."""
+    cdef int64_t limit = c.limit[_ORDER[position]]
+    cdef int64_t high = c.start[position + 1]
     cdef int64_t* stack = c.stacks + position * c.depth_cap
     cdef int64_t depth = 0
-    cdef int64_t slot = c.group_start[kind]
+    cdef int64_t slot = c.start[position]
     cdef int64_t gained = 0
-    cdef int64_t saved, next_kept, sub, found, m
+    cdef int64_t best = C_NEG_INF
+    cdef int64_t saved, next_kept, sub, found, s
+    cdef uint64_t group
     cdef bint visit = True
     while True:
-        if visit:
-            saved = _set_aside(c, kind)
+        if visit and not _over(c, position, limit):
+            saved = _set_aside(c, position)
             next_kept = kept + saved
             if next_kept > c.keep:
                 next_kept = c.keep
-            sub = _best_rec(c, position + 1, next_kept)
-            _restore(c, kind, saved)
+            sub = _best_rec(c, position + 1, next_kept, used)
+            _restore(c, position, saved)
             if sub > C_NEG_INF and sub + gained > best:
                 best = sub + gained
-        found = _next_fit(c, slot, high)
+        found = _next_fit(c, slot, high, used)
         if found >= 0:
-            m = c.grouped[found]
-            _take(c, m)
-            gained += c.points[m]
+            _take(c, found)
+            gained += c.points[found]
             stack[depth] = found
             depth += 1
-            slot = found
+            group = c.groups[found]
+            used |= group
+            slot = found + 1 if group else found
             visit = True
         else:
             if depth == 0:
                 break
             depth -= 1
-            m = c.grouped[stack[depth]]
-            _give(c, m)
-            gained -= c.points[m]
-            slot = stack[depth] + 1
+            s = stack[depth]
+            _give(c, s)
+            gained -= c.points[s]
+            used &= ~c.groups[s]
+            slot = s + 1
             visit = False
-    _memo_put(&c.memo, key, best)
     return best
 
 
-cdef int _reconstruct(Ctx* c, int64_t target, vector[int64_t]* picked) except -1 nogil:
-    """Walk the memo down from the root; 1 when a lay-down worth target was rebuilt, else 0."""
+cdef int64_t _best_rec(Ctx* c, int64_t start, int64_t kept,
+                       uint64_t used) except? -1152921504606846977 nogil:
+    cdef int64_t position = _first_position(c, start)
+    cdef int64_t best = C_NEG_INF
+    cdef int64_t key
+    cdef uint64_t aux
+    if position == KIND_COUNT:
+        return 0 if kept >= c.keep else C_NEG_INF
+    key = c.state * (c.keep + 1) + kept
+    aux = used & c.live_groups[position]
+    if not _memo_find(&c.memo, key, aux, &best):
+        best = _best_frame(c, position, kept, used)
+        _memo_put(&c.memo, key, aux, best)
+    return best
+
+
+cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept,
+                      vector[int64_t]* picked) except -1 nogil:
+    """Walk the memo down from the root in the reference's order; 1 when a lay-down worth
+    target was rebuilt, else 0. picked receives slots."""
     cdef int64_t start = 0
-    cdef int64_t kept = 0
+    cdef uint64_t used = 0
     cdef int64_t position, kind, high, depth, slot, gained, saved, next_kept, sub
-    cdef int64_t found, m, j
+    cdef int64_t found, s, j
+    cdef uint64_t group
     cdef int64_t* stack
     cdef bint visit, matched
     while True:
         position = _first_position(c, start)
         if position == KIND_COUNT:
             return 1
-        kind = c.order[position]
-        high = c.group_start[kind + 1]
+        kind = _ORDER[position]
+        high = c.start[position + 1]
         # levels > position are the only ones _best_rec touches from here
         stack = c.stacks + position * c.depth_cap
         depth = 0
-        slot = c.group_start[kind]
+        slot = c.start[position]
         gained = 0
         visit = True
         matched = False
         while True:
-            if visit:
-                saved = _set_aside(c, kind)
+            if visit and not _over(c, position, c.limit[kind]):
+                saved = _set_aside(c, position)
                 next_kept = kept + saved
                 if next_kept > c.keep:
                     next_kept = c.keep
-                sub = _best_rec(c, position + 1, next_kept)
+                sub = _best_rec(c, position + 1, next_kept, used)
                 if sub > C_NEG_INF and sub + gained == target:
                     matched = True
                     kept = next_kept
                     target = sub
                     break
-                _restore(c, kind, saved)
-            found = _next_fit(c, slot, high)
+                _restore(c, position, saved)
+            found = _next_fit(c, slot, high, used)
             if found >= 0:
-                m = c.grouped[found]
-                _take(c, m)
-                gained += c.points[m]
+                _take(c, found)
+                gained += c.points[found]
                 stack[depth] = found
                 depth += 1
-                slot = found
+                group = c.groups[found]
+                used |= group
+                slot = found + 1 if group else found
                 visit = True
             else:
                 if depth == 0:
                     break
                 depth -= 1
-                m = c.grouped[stack[depth]]
-                _give(c, m)
-                gained -= c.points[m]
-                slot = stack[depth] + 1
+                s = stack[depth]
+                _give(c, s)
+                gained -= c.points[s]
+                used &= ~c.groups[s]
+                slot = s + 1
                 visit = False
         if not matched:
             return 0
         for j in range(depth):
-            picked.push_back(c.grouped[stack[j]])
+            picked.push_back(stack[j])
         start = position + 1
 
 
-def best(hand, meld_counts, points, keep):
-    """(best points, chosen meld indices sorted); NEG_INF and none when keep is impossible."""
-    cdef _Tables tables = _Tables()
-    tables.build(hand, meld_counts)
-    cdef const int64_t[:] point_view = np.asarray(points, dtype=np.int64)
-    if point_view.shape[0] != tables.meld_total:
-        raise ValueError("points must have one entry per meld")
-    cdef int64_t m
-    tables.points.assign(tables.meld_total, 0)
-    for m in range(tables.meld_total):
-        tables.points[m] = point_view[m]
-    # kept is min(keep, cards set aside): any keep <= 0 acts as 0 and any keep beyond the
-    # hand as hand + 1 (never reached), which keeps the memo key small and injective
-    cdef object keep_value = int(keep)
-    cdef int64_t keep_c
-    if keep_value <= 0:
-        keep_c = 0
-    elif keep_value > tables.card_total:
-        keep_c = tables.card_total + 1
-    else:
-        keep_c = keep_value
-    if tables.state_total > C_INT64_MAX // (keep_c + 1):
-        raise OverflowError("hand too large for the int64 memo key")
-    cdef Ctx ctx
-    tables.fill(&ctx)
-    ctx.keep = keep_c
-    cdef int64_t target
+def best(hand, meld_counts, points, keep, groups=None, max_left=None):
+    """(best points, chosen meld indices sorted); NEG_INF and none when nothing is feasible.
+
+    ``groups`` (int64[M], -1 none, else 0..62): at most one meld per group; ``max_left``
+    (int64[53]): at most that many copies of each kind stay in hand. Both optional.
+    """
+    cdef Py_buffer hand_view
+    cdef Py_buffer meld_view
+    cdef Py_buffer point_view
+    cdef Py_buffer group_view
+    cdef Py_buffer limit_view
+    cdef bint has_groups = groups is not None
+    cdef bint has_limit = max_left is not None
+    cdef const int64_t* hand_data
+    cdef const int64_t* limit_data
+    cdef const int64_t* group_data = NULL
+    cdef int64_t meld_total, keep_c, kind, target, kept
     cdef int matched = 0
+    cdef bint feasible = True
+    cdef Ctx ctx
     cdef vector[int64_t] picked
-    with nogil:
-        target = _best_rec(&ctx, 0, 0)
-        if target != C_NEG_INF:
-            matched = _reconstruct(&ctx, target, &picked)
-    if target == C_NEG_INF:
-        return NEG_INF, np.empty(0, dtype=np.int64)
-    if not matched:  # the memo guarantees a match
-        raise RuntimeError("best lay-down reconstruction failed")
+    cdef int64_t no_limit[KIND_COUNT]
+    cdef _Workspace workspace
+    cdef size_t i
+    cdef object keep_value = int(keep)
+    _get_int64(hand, &hand_view, 1, "hand")
+    try:
+        _get_int64(meld_counts, &meld_view, 2, "meld_counts")
+        try:
+            _get_int64(points, &point_view, 1, "points")
+            try:
+                if has_groups:
+                    _get_int64(groups, &group_view, 1, "groups")
+                try:
+                    if has_limit:
+                        _get_int64(max_left, &limit_view, 1, "max_left")
+                    try:
+                        if hand_view.shape[0] != KIND_COUNT:
+                            raise ValueError(f"hand must have {KIND_COUNT} entries")
+                        if meld_view.shape[1] != KIND_COUNT:
+                            raise ValueError(f"meld_counts must have shape (M, {KIND_COUNT})")
+                        meld_total = meld_view.shape[0]
+                        if point_view.shape[0] != meld_total:
+                            raise ValueError("points must have one entry per meld")
+                        if has_groups:
+                            if group_view.shape[0] != meld_total:
+                                raise ValueError("groups must have one entry per meld")
+                            group_data = <const int64_t*>group_view.buf
+                        hand_data = <const int64_t*>hand_view.buf
+                        if has_limit:
+                            if limit_view.shape[0] != KIND_COUNT:
+                                raise ValueError(f"max_left must have {KIND_COUNT} entries")
+                            limit_data = <const int64_t*>limit_view.buf
+                        else:
+                            for kind in range(KIND_COUNT):
+                                no_limit[kind] = C_INT64_MAX
+                            limit_data = no_limit
+                        workspace = _acquire()
+                        try:
+                            workspace.build(hand_data, <const int64_t*>meld_view.buf, meld_total,
+                                            <const int64_t*>point_view.buf, group_data)
+                            # kept is min(keep, cards set aside): any keep <= 0 acts as 0 and
+                            # any keep beyond the hand as hand + 1 (never reached), which keeps
+                            # the memo key small and injective
+                            if keep_value <= 0:
+                                keep_c = 0
+                            elif keep_value > workspace.card_total:
+                                keep_c = workspace.card_total + 1
+                            else:
+                                keep_c = keep_value
+                            if workspace.state_total > C_INT64_MAX // (keep_c + 1):
+                                raise OverflowError("hand too large for the int64 memo key")
+                            workspace.fill(&ctx)
+                            ctx.keep = keep_c
+                            ctx.limit = limit_data
+                            # kinds in no meld stay in hand
+                            for kind in range(KIND_COUNT):
+                                if (hand_data[kind] > 0 and workspace.place_of[kind] == 0
+                                        and hand_data[kind] > limit_data[kind]):
+                                    feasible = False
+                            kept = workspace.aside_cards
+                            if kept > keep_c:
+                                kept = keep_c
+                            target = C_NEG_INF
+                            if feasible:
+                                with nogil:
+                                    target = _best_rec(&ctx, 0, kept, 0)
+                                    if target != C_NEG_INF:
+                                        matched = _reconstruct(&ctx, target, kept, &picked)
+                            if target == C_NEG_INF:
+                                return NEG_INF, np.empty(0, dtype=np.int64)
+                            if not matched:  # the memo guarantees a match
+                                raise RuntimeError("best lay-down reconstruction failed")
+                            for i in range(picked.size()):
+                                picked[i] = workspace.slot_meld[picked[i]]
+                        finally:
+                            workspace.release()
+                    finally:
+                        if has_limit:
+                            PyBuffer_Release(&limit_view)
+                finally:
+                    if has_groups:
+                        PyBuffer_Release(&group_view)
+            finally:
+                PyBuffer_Release(&point_view)
+        finally:
+            PyBuffer_Release(&meld_view)
+    finally:
+        PyBuffer_Release(&hand_view)
+    sort(picked.begin(), picked.end())
     out = np.empty(picked.size(), dtype=np.int64)
     cdef int64_t[::1] out_view = out
-    cdef size_t i
-    with nogil:
-        sort(picked.begin(), picked.end())
-        for i in range(picked.size()):
-            out_view[i] = picked[i]
-    return int(target), out
+    for i in range(picked.size()):
+        out_view[i] = picked[i]
+    return target, out

@@ -20,6 +20,7 @@ from kernels.encoding import KIND_COUNT
 from kernels.params import RuleParams
 
 BACKENDS = ("python", "numba", "cython")
+MAX_GROUP = 62  # groups are bits of an int64 mask
 
 
 def _default_backend() -> str:
@@ -130,17 +131,32 @@ def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int
     return int(total)
 
 
-def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = None):
-    """``(points, meld indices)`` of a best lay-down leaving at least ``keep`` cards."""
+def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = None,
+         groups=None, max_left=None):
+    """``(points, meld indices)`` of a best lay-down leaving at least ``keep`` cards.
+
+    ``groups`` (int per meld, -1 none, else 0..62: at most one meld per group)
+    and ``max_left`` (53 ints: most copies of each kind left in hand) are the
+    optimizer's constraints (see :func:`kernels.partition_ref.best_laydown`).
+    ``points`` is ``NEG_INF`` when nothing satisfies them.
+    """
     name = resolve_backend(backend)
     _check_table(hand, table)
     if keep < 0:
         raise ValueError(f"keep must be 0 or more, got {keep!r}")
+    size = len(table.keys)
+    groups = (np.full(size, -1, dtype=np.int64) if groups is None
+              else np.ascontiguousarray(groups, dtype=np.int64))
+    if groups.shape != (size,) or (size and (groups.min() < -1 or groups.max() > MAX_GROUP)):
+        raise ValueError(f"groups must be {size} ints in -1..{MAX_GROUP}")
+    hand = np.ascontiguousarray(hand, dtype=np.int64)
+    max_left = (hand.copy() if max_left is None
+                else np.minimum(np.ascontiguousarray(max_left, dtype=np.int64), hand))
+    if max_left.shape != (KIND_COUNT,) or (max_left < 0).any():
+        raise ValueError("max_left must be 53 counts of 0 or more")
     if name == "python":
-        return partition_ref.best_laydown(hand, table.rows(), keep)
-    points, indices = _module(name).best(
-        np.ascontiguousarray(hand, dtype=np.int64), table.counts, table.points, keep
-    )
+        return partition_ref.best_laydown(hand, table.rows(), keep, list(groups), list(max_left))
+    points, indices = _module(name).best(hand, table.counts, table.points, keep, groups, max_left)
     return int(points), [int(i) for i in indices]
 
 

@@ -5,7 +5,14 @@ module's docstring first); here everything is arrays and ``@njit(cache=True)``.
 
 Array shapes: ``hand`` int64[53]; ``scalars`` int64[6] (RuleParams switches);
 ``values`` int64[53]; ``run_bonus`` int64[4, 2, 14]; ``set_bonus``
-int64[14, 2, S]; ``meld_counts`` int64[M, 53]; ``meld_points`` int64[M].
+int64[14, 2, S]; ``meld_counts`` int64[M, 53]; ``meld_points`` int64[M];
+``groups`` int64[M] (-1 or 0..62) and ``max_left`` int64[53] (see ``best``).
+
+``count`` and ``best`` pack the remaining hand into one int64 when it fits
+(two bits a card at most: every hand of up to 31 cards does, unless its melds
+carry more than 56 groups; see "the packed programme" below) and
+otherwise run the general programme (``_solve``) on a counts vector; both
+meet the same states and return the same values.
 """
 
 from __future__ import annotations
@@ -353,7 +360,7 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
 
 
 @njit(cache=True)
-def _prepare(hand, meld_counts):
+def _prepare(hand, meld_counts, groups):
     """Sparse melds, their layer masks, melds grouped by first card (CSR), memo-key places.
 
     A meld's layer ``j`` mask has bit ``k`` (suited kind k < 52) when the meld
@@ -409,10 +416,13 @@ def _prepare(hand, meld_counts):
         group_start[kind + 1] += group_start[kind]
     fill = group_start[:KIND_COUNT].copy()
     grouped = np.empty(meld_total, dtype=np.int64)
+    slot_groups = np.empty(meld_total, dtype=np.int64)  # group of the meld in each slot
     for m in range(meld_total):
         grouped[fill[first[m]]] = m
+        slot_groups[fill[first[m]]] = groups[m]
         fill[first[m]] += 1
-    return order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped, places
+    return (order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped, places,
+            slot_groups)
 
 
 @njit(cache=True)
@@ -453,13 +463,17 @@ def _first_position(remaining, start, order):
 
 
 @njit(cache=True)
-def _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers):
+def _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers, slot_groups, used):
+    """First slot in [slot, high) whose meld fits and whose group is not in ``used``; -1 if none."""
     layer0 = hand_layers[0]
     layer1 = hand_layers[1]
     layer2 = hand_layers[2]
     joker_count = remaining[JOKER]
     for s in range(slot, high):
         m = grouped[s]
+        group = slot_groups[s]
+        if group >= 0 and (used >> group) & 1:
+            continue
         if ((layers[m, 0] & ~layer0) == 0 and (layers[m, 1] & ~layer1) == 0
                 and (layers[m, 2] & ~layer2) == 0 and jokers[m] <= joker_count):
             return s
@@ -468,46 +482,38 @@ def _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers):
 
 @njit(cache=True)
 def _memo_new(bits):
-    """An open-addressing int64 -> int64 table: (keys, values, meta=[size, mask]).
+    """An open-addressing (int64, int64) -> int64 table: (memo, meta=[size, mask]).
 
-    Keys are >= 0 (memo keys are), so -1 marks a free slot. numba's typed
-    Dict costs more per call and loses more to cold caches on small hands.
+    Row ``[key, key2, value]``, so that a probe reads one cache line. The
+    first key word is >= 0 (memo keys are), so -1 marks a free slot; the
+    second is the bit mask of the groups used (0 when counting). numba's
+    typed Dict costs more per call and loses more to cold caches on small hands.
     """
     size = 1 << bits
-    return (np.full(size, -1, dtype=np.int64), np.zeros(size, dtype=np.int64),
-            np.array([0, size - 1], dtype=np.int64))
+    return np.full((size, 3), -1, dtype=np.int64), np.array([0, size - 1], dtype=np.int64)
 
 
 @njit(cache=True)
-def _memo_slot(keys, mask, key):
-    """Slot of ``key``, or of the free slot where it would go (linear probing)."""
-    slot = ((key * MEMO_MULTIPLIER) >> 29) & mask
-    while keys[slot] != -1 and keys[slot] != key:
+def _memo_slot(memo, mask, key, key2):
+    """Slot of ``(key, key2)``, or of the free slot where it would go (linear probing)."""
+    slot = (((key ^ (key2 * 0x5BD1E995)) * MEMO_MULTIPLIER) >> 29) & mask
+    while memo[slot, 0] != -1 and (memo[slot, 0] != key or memo[slot, 1] != key2):
         slot = (slot + 1) & mask
     return slot
 
 
 @njit(cache=True)
-def _memo_put(keys, values, meta, key, value):
-    """Store key -> value; returns the (possibly grown) arrays."""
-    slot = _memo_slot(keys, meta[1], key)
-    if keys[slot] == -1:
+def _memo_put(memo, meta, key, key2, value):
+    """Store (key, key2) -> value; returns the (possibly grown) table."""
+    slot = _memo_slot(memo, meta[1], key, key2)
+    if memo[slot, 0] == -1:
         meta[0] += 1
-    keys[slot] = key
-    values[slot] = value
+    memo[slot, 0] = key
+    memo[slot, 1] = key2
+    memo[slot, 2] = value
     if meta[0] * 2 > meta[1] + 1:
-        old_keys = keys
-        old_values = values
-        size = (meta[1] + 1) * 2
-        keys = np.full(size, -1, dtype=np.int64)
-        values = np.zeros(size, dtype=np.int64)
-        meta[1] = size - 1
-        for i in range(old_keys.shape[0]):
-            if old_keys[i] != -1:
-                new_slot = _memo_slot(keys, meta[1], old_keys[i])
-                keys[new_slot] = old_keys[i]
-                values[new_slot] = old_values[i]
-    return keys, values
+        memo = _packed_grow(memo, meta)
+    return memo
 
 
 @njit(cache=True)
@@ -562,8 +568,8 @@ def _shares(hand, meld_counts, points, widths, kinds, mults):
 
 
 @njit(cache=True)
-def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_shares,
-           memo_keys, memo_values, memo_meta, overflow):
+def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared, shares,
+           meld_shares, memo, memo_meta, overflow):
     """The memoised programme of partition_ref, without recursion, from one state.
 
     ``remaining`` (the state's hand, kinds before ``start`` all zero) is
@@ -571,9 +577,11 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
     cache (numba issue #6061), so the call stack is explicit: one frame per
     decided kind (at most 53 deep), each holding its multiset S of melds as a
     small stack. mode 0 counts lay-downs (saturating, ``overflow[0]`` set on
-    overflow); mode 1 returns the most points leaving ``keep`` cards
-    (NEG_INF if none). The memo key (mixed radix over the hand's kinds, times
-    ``keep + 1`` plus the capped kept count in mode 1) and the layer masks
+    overflow); mode 1 returns the most points leaving ``keep`` cards, at most
+    ``max_left[k]`` copies of each kind k and one meld per group (NEG_INF if
+    none); ``used`` is the bit mask of the groups already used. The memo key
+    (mixed radix over the hand's kinds, times ``keep + 1`` plus the capped
+    kept count in mode 1; the used groups as second word) and the layer masks
     are kept up to date incrementally.
 
     In mode 1 a frame tries its non-empty multisets first and skips a child
@@ -581,7 +589,7 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
     value stays exact, so the memo only ever holds exact values.
     """
     (order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped,
-     places) = prepared
+     places, slot_groups) = prepared
     hand_layers = _hand_layers(remaining)
     state_key = 0
     bound = 0
@@ -589,23 +597,18 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
         state_key += remaining[kind] * places[kind]
         bound += remaining[kind] * shares[kind]
     frames = KIND_COUNT + 1
-    f_position = np.zeros(frames, dtype=np.int64)
-    f_key = np.zeros(frames, dtype=np.int64)
-    f_kept = np.zeros(frames, dtype=np.int64)
-    f_slot = np.zeros(frames, dtype=np.int64)
-    f_depth = np.zeros(frames, dtype=np.int64)
-    f_gained = np.zeros(frames, dtype=np.int64)
-    f_acc = np.zeros(frames, dtype=np.int64)
-    f_saved = np.zeros(frames, dtype=np.int64)
-    f_empty_done = np.zeros(frames, dtype=np.int64)
+    f_int = np.zeros((frames, 11), dtype=np.int64)
+    F_POSITION, F_KEY, F_KEPT, F_SLOT, F_DEPTH, F_GAINED = 0, 1, 2, 3, 4, 5
+    F_ACC, F_SAVED, F_EMPTY, F_UNDO, F_USED = 6, 7, 8, 9, 10
+    f_cur = np.zeros(frames, dtype=np.int64)
     f_stack = np.zeros((frames, MAX_DEPTH), dtype=np.int64)
-    f_undo = np.zeros(frames, dtype=np.int64)
     undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_top = 0
     top = -1
     child_start = start
     child_kept = kept
+    child_used = used
     entering = True
     value = 0
     while True:
@@ -616,11 +619,16 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
             # decided kind, on the undo stack, so that states differing only there
             # share a key, and no frame or memo entry is spent on it.
             mark = undo_top
+            feasible = True
             position = _first_position(remaining, child_start, order)
             while position < KIND_COUNT and _next_fit(
                     remaining, hand_layers, group_start[order[position]],
-                    group_start[order[position] + 1], grouped, layers, jokers) < 0:
+                    group_start[order[position] + 1], grouped, layers, jokers,
+                    slot_groups, child_used) < 0:
                 dead = order[position]
+                if remaining[dead] > max_left[dead]:
+                    feasible = False
+                    break
                 undo_kinds[undo_top] = dead
                 undo_counts[undo_top] = remaining[dead]
                 undo_top += 1
@@ -630,7 +638,9 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 _set_count(remaining, hand_layers, dead, 0)
                 position = _first_position(remaining, position + 1, order)
             pushed = False
-            if position == KIND_COUNT:
+            if not feasible:
+                value = NEG_INF
+            elif position == KIND_COUNT:
                 if mode == MODE_COUNT:
                     value = 1
                 else:
@@ -639,21 +649,23 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 key = state_key
                 if mode == MODE_BEST:
                     key = key * (keep + 1) + child_kept
-                slot = _memo_slot(memo_keys, memo_meta[1], key)
-                if memo_keys[slot] == key:
-                    value = memo_values[slot]
+                slot = _memo_slot(memo, memo_meta[1], key, child_used)
+                if memo[slot, 0] == key:
+                    value = memo[slot, 2]
                 else:
                     top += 1
                     pushed = True
-                    f_position[top] = position
-                    f_key[top] = key
-                    f_kept[top] = child_kept
-                    f_slot[top] = group_start[order[position]]
-                    f_depth[top] = 0
-                    f_gained[top] = 0
-                    f_acc[top] = 0 if mode == MODE_COUNT else NEG_INF
-                    f_empty_done[top] = 0
-                    f_undo[top] = mark
+                    f_int[top, F_POSITION] = position
+                    f_int[top, F_KEY] = key
+                    f_int[top, F_KEPT] = child_kept
+                    f_int[top, F_SLOT] = group_start[order[position]]
+                    f_int[top, F_DEPTH] = 0
+                    f_int[top, F_GAINED] = 0
+                    f_int[top, F_ACC] = 0 if mode == MODE_COUNT else NEG_INF
+                    f_int[top, F_EMPTY] = 0
+                    f_int[top, F_UNDO] = mark
+                    f_int[top, F_USED] = child_used
+                    f_cur[top] = child_used
                     value = NO_VALUE
             if not pushed:
                 key_change, bound_change = _undo_dead(
@@ -663,129 +675,595 @@ def _solve(remaining, start, kept, keep, mode, points, prepared, shares, meld_sh
                 state_key += key_change
                 bound += bound_change
                 if top < 0:
-                    return value, memo_keys, memo_values
+                    return value, memo
         if value != NO_VALUE:
             # a child returned ``value`` to frame ``top``
-            kind = order[f_position[top]]
-            _set_count(remaining, hand_layers, kind, f_saved[top])
-            state_key += f_saved[top] * places[kind]
-            bound += f_saved[top] * shares[kind]
-            f_saved[top] = -1
+            kind = order[f_int[top, F_POSITION]]
+            saved = f_int[top, F_SAVED]
+            _set_count(remaining, hand_layers, kind, saved)
+            state_key += saved * places[kind]
+            bound += saved * shares[kind]
             if mode == MODE_COUNT:
-                if value > INT64_MAX - f_acc[top]:
+                if value > INT64_MAX - f_int[top, F_ACC]:
                     overflow[0] = 1
-                    f_acc[top] = INT64_MAX
+                    f_int[top, F_ACC] = INT64_MAX
                 else:
-                    f_acc[top] += value
-            elif value > NEG_INF and value + f_gained[top] > f_acc[top]:
-                f_acc[top] = value + f_gained[top]
+                    f_int[top, F_ACC] += value
+            elif value > NEG_INF and value + f_int[top, F_GAINED] > f_int[top, F_ACC]:
+                f_int[top, F_ACC] = value + f_int[top, F_GAINED]
         value = 0
-        kind = order[f_position[top]]
+        position = f_int[top, F_POSITION]
+        kind = order[position]
         high = group_start[kind + 1]
-        if mode == MODE_COUNT and f_empty_done[top] == 0:
+        if mode == MODE_COUNT and f_int[top, F_EMPTY] == 0:
             # counting: the empty multiset first, as in the reference
-            f_empty_done[top] = 1
-            f_saved[top] = remaining[kind]
+            f_int[top, F_EMPTY] = 1
+            saved = remaining[kind]
+            f_int[top, F_SAVED] = saved
             state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
                                           places, shares)
-            child_start = f_position[top] + 1
-            child_kept = min(keep, f_kept[top] + f_saved[top])
+            child_start = position + 1
+            child_kept = min(keep, f_int[top, F_KEPT] + saved)
+            child_used = f_cur[top]
             entering = True
             continue
         # advance to the next multiset S whose child may still matter
         while True:
-            found = _next_fit(remaining, hand_layers, f_slot[top], high, grouped, layers, jokers)
+            found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, grouped, layers,
+                              jokers, slot_groups, f_cur[top])
             if found >= 0:
                 m = grouped[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
                 state_key -= key_deltas[m]
                 bound -= meld_shares[m]
-                f_gained[top] += points[m]
-                f_stack[top, f_depth[top]] = found
-                f_depth[top] += 1
-                f_slot[top] = found
+                f_int[top, F_GAINED] += points[m]
+                f_stack[top, f_int[top, F_DEPTH]] = found
+                f_int[top, F_DEPTH] += 1
+                group = slot_groups[found]
+                if group >= 0:
+                    f_cur[top] |= np.int64(1) << group
+                    f_int[top, F_SLOT] = found + 1
+                else:
+                    f_int[top, F_SLOT] = found
+                saved = remaining[kind]
+                if saved > max_left[kind]:
+                    continue  # too many copies of the kind stay; deeper S use more
                 if mode == MODE_BEST:
-                    child_bound = bound - remaining[kind] * shares[kind]
-                    if (f_acc[top] > NEG_INF
-                            and f_gained[top] * SHARE_SCALE + child_bound <= f_acc[top] * SHARE_SCALE):
+                    child_bound = bound - saved * shares[kind]
+                    acc = f_int[top, F_ACC]
+                    if (acc > NEG_INF and f_int[top, F_GAINED] * SHARE_SCALE + child_bound
+                            <= acc * SHARE_SCALE):
                         continue  # this child cannot beat the frame's best; deeper S may
-                f_saved[top] = remaining[kind]
+                f_int[top, F_SAVED] = saved
                 state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
                                               places, shares)
-                child_start = f_position[top] + 1
-                child_kept = min(keep, f_kept[top] + f_saved[top])
+                child_start = position + 1
+                child_kept = min(keep, f_int[top, F_KEPT] + saved)
+                child_used = f_cur[top]
                 entering = True
                 break
-            if f_depth[top] == 0:
+            if f_int[top, F_DEPTH] == 0:
                 break
-            f_depth[top] -= 1
-            found = f_stack[top, f_depth[top]]
+            f_int[top, F_DEPTH] -= 1
+            found = f_stack[top, f_int[top, F_DEPTH]]
             m = grouped[found]
             _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
             state_key += key_deltas[m]
             bound += meld_shares[m]
-            f_gained[top] -= points[m]
-            f_slot[top] = found + 1
+            f_int[top, F_GAINED] -= points[m]
+            group = slot_groups[found]
+            if group >= 0:
+                f_cur[top] &= ~(np.int64(1) << group)
+            f_int[top, F_SLOT] = found + 1
         if entering:
             continue
-        if mode == MODE_BEST and f_empty_done[top] == 0:
+        if mode == MODE_BEST and f_int[top, F_EMPTY] == 0:
             # best: the empty multiset last, once the others set a high bar
-            f_empty_done[top] = 1
-            child_bound = bound - remaining[kind] * shares[kind]
-            if not (f_acc[top] > NEG_INF and child_bound <= f_acc[top] * SHARE_SCALE):
-                f_saved[top] = remaining[kind]
+            f_int[top, F_EMPTY] = 1
+            saved = remaining[kind]
+            child_bound = bound - saved * shares[kind]
+            acc = f_int[top, F_ACC]
+            if saved <= max_left[kind] and not (acc > NEG_INF
+                                                 and child_bound <= acc * SHARE_SCALE):
+                f_int[top, F_SAVED] = saved
                 state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
                                               places, shares)
-                child_start = f_position[top] + 1
-                child_kept = min(keep, f_kept[top] + f_saved[top])
+                child_start = position + 1
+                child_kept = min(keep, f_int[top, F_KEPT] + saved)
+                child_used = f_cur[top]
                 entering = True
                 continue
         # frame finished: undo the dead kinds set aside on entry, return to the parent
-        value = f_acc[top]
-        memo_keys, memo_values = _memo_put(memo_keys, memo_values, memo_meta, f_key[top], value)
+        value = f_int[top, F_ACC]
+        memo = _memo_put(memo, memo_meta, f_int[top, F_KEY], f_int[top, F_USED], value)
+        mark = f_int[top, F_UNDO]
         key_change, bound_change = _undo_dead(
-            remaining, hand_layers, undo_kinds, undo_counts, undo_top, f_undo[top],
-            places, shares)
-        undo_top = f_undo[top]
+            remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares)
+        undo_top = mark
         state_key += key_change
         bound += bound_change
         top -= 1
         if top < 0:
-            return value, memo_keys, memo_values
+            return value, memo
+
+
+# --- the packed programme: the whole remaining hand in one int64 ------------------
+#
+# When the hand's kinds fit, each kind present gets a bit field of the state
+# (in decision order, low bits first): its count in ``bit_length(hand[kind])``
+# bits and a guard bit above. A meld is packed the same way; it fits a state
+# when ``((state | guards) - meld) & guards == guards`` (a field too small
+# borrows its guard). The first kind still held is the state's lowest set bit,
+# a kind is set aside by masking its field, and the state itself is the memo
+# key. Everything per call lives in one workspace, with no M x 53 scan beyond
+# the kinds the hand holds.
+
+DEBRUIJN = 0x03F79D71B4CB0A89
+_DEBRUIJN_BITS = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _DEBRUIJN_BITS[((DEBRUIJN << _bit) & ((1 << 64) - 1)) >> 58] = _bit
+DEBRUIJN_BITS = _DEBRUIJN_BITS
+DEBRUIJN_SIGNED = DEBRUIJN - (1 << 64) if DEBRUIJN >= (1 << 63) else DEBRUIJN
+PACK_BITS = 63          # the packed state must stay non-negative
+MAX_DENSE_GROUPS = 56   # used groups share the second memo word with the kept count (7 bits)
+# rows of the packed tables (int64[P_ROWS, n]): per local kind ...
+PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_START = 0, 1, 2, 3, 4, 5
+# ... and per slot (melds grouped by first kind, catalogue order inside a kind)
+PS_MELD, PS_PACKED, PS_GROUPBIT, PS_POINTS, PS_SHARE = 0, 1, 2, 3, 4
+# frame columns
+FR_POS, FR_KEY2, FR_KEPT, FR_SLOT, FR_DEPTH, FR_GAINED, FR_ACC, FR_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
+FR_STATE, FR_BOUND, FR_USED, FR_KEY, FR_COLS = 8, 9, 10, 11, 12
+
+
+@njit(cache=True)
+def _lowest_owner(state, owner):
+    """Local kind owning the lowest set bit of ``state`` (> 0)."""
+    low = state & -state
+    return owner[DEBRUIJN_BITS[((low * DEBRUIJN_SIGNED) >> 58) & 63]]
+
+
+@njit(cache=True)
+def _pack(hand, meld_counts, points, groups, max_left, mode):
+    """Packed tables of the hand, or an empty ``kinds`` table when it does not fit one int64.
+
+    Returns (kinds int64[6, L + 1], slots int64[5, M], owner int64[64] (local
+    kind of each state bit), guards, state); ``kinds`` has no columns when the
+    hand needs more than PACK_BITS bits or the melds more than
+    MAX_DENSE_GROUPS groups (the caller then takes the general programme).
+    """
+    meld_total = meld_counts.shape[0]
+    order = decision_order()
+    local_of = np.full(KIND_COUNT, -1, dtype=np.int64)
+    present = np.empty(KIND_COUNT, dtype=np.int64)  # a meld only holds kinds of the hand
+    local = 0
+    bits = 0
+    for position in range(KIND_COUNT):
+        kind = order[position]
+        count = hand[kind]
+        if count > 0:
+            local_of[kind] = local
+            present[local] = kind
+            local += 1
+            width = 1
+            while (count >> width) > 0:
+                width += 1
+            bits += width + 1
+    kinds = np.zeros((6, local + 1), dtype=np.int64)
+    slots = np.zeros((5, meld_total), dtype=np.int64)
+    owner = np.zeros(64, dtype=np.int64)
+    if bits > PACK_BITS:
+        return kinds[:, :0], slots, owner, 0, 0
+    guards = 0
+    state = 0
+    shift = 0
+    for position in range(KIND_COUNT):
+        kind = order[position]
+        count = hand[kind]
+        if count > 0:
+            i = local_of[kind]
+            width = 1
+            while (count >> width) > 0:
+                width += 1
+            kinds[PK_SHIFT, i] = shift
+            kinds[PK_LOW, i] = (np.int64(1) << width) - 1
+            kinds[PK_FIELD, i] = ((np.int64(1) << (width + 1)) - 1) << shift
+            kinds[PK_MAXLEFT, i] = max_left[kind]
+            for b in range(shift, shift + width + 1):
+                owner[b] = i
+            guards |= np.int64(1) << (shift + width)
+            state |= count << shift
+            shift += width + 1
+    # first local kind of each meld, its packed form; bucket by first kind (counting sort)
+    firsts = np.empty(meld_total, dtype=np.int64)
+    packed = np.zeros(meld_total, dtype=np.int64)
+    sizes = np.zeros(meld_total, dtype=np.int64)
+    for m in range(meld_total):
+        first = local
+        for p in range(local):
+            kind = present[p]
+            count = meld_counts[m, kind]
+            if count > 0:
+                i = local_of[kind]
+                packed[m] += count << kinds[PK_SHIFT, i]
+                sizes[m] += count
+                if i < first:
+                    first = i
+        firsts[m] = first
+        kinds[PK_START, first + 1] += 1
+    for i in range(local):
+        kinds[PK_START, i + 1] += kinds[PK_START, i]
+    dense = np.full(64, -1, dtype=np.int64)
+    dense_count = 0
+    fill = kinds[PK_START].copy()
+    for m in range(meld_total):
+        s = fill[firsts[m]]
+        fill[firsts[m]] += 1
+        slots[PS_MELD, s] = m
+        slots[PS_PACKED, s] = packed[m]
+        slots[PS_POINTS, s] = points[m]
+        group = groups[m]
+        if group >= 0:
+            if dense[group] < 0:
+                dense[group] = dense_count
+                dense_count += 1
+            if dense[group] < MAX_DENSE_GROUPS:
+                slots[PS_GROUPBIT, s] = np.int64(1) << dense[group]
+    if dense_count > MAX_DENSE_GROUPS:
+        return kinds[:, :0], slots, owner, 0, 0
+    if mode == MODE_BEST:
+        # per-card point shares (see _shares), over local kinds
+        for m in range(meld_total):
+            share = -((-points[m] * SHARE_SCALE) // sizes[m])  # ceiling
+            for p in range(local):
+                kind = present[p]
+                if meld_counts[m, kind] > 0:
+                    i = local_of[kind]
+                    if share > kinds[PK_SHARE, i]:
+                        kinds[PK_SHARE, i] = share
+        for s in range(meld_total):
+            m = slots[PS_MELD, s]
+            total = 0
+            for p in range(local):
+                kind = present[p]
+                if meld_counts[m, kind] > 0:
+                    total += meld_counts[m, kind] * kinds[PK_SHARE, local_of[kind]]
+            slots[PS_SHARE, s] = total
+    return kinds, slots, owner, guards, state
+
+
+@njit(cache=True)
+def _bound_of(state, kinds):
+    bound = 0
+    for i in range(kinds.shape[1] - 1):
+        bound += ((state >> kinds[PK_SHIFT, i]) & kinds[PK_LOW, i]) * kinds[PK_SHARE, i]
+    return bound
+
+
+@njit(cache=True)
+def _packed_fit(state, guards, used, slot, high, slots):
+    """First slot in [slot, high) whose meld fits ``state``, its group unused; -1 if none."""
+    lifted = state | guards
+    for s in range(slot, high):
+        if ((lifted - slots[PS_PACKED, s]) & guards) == guards and (
+                slots[PS_GROUPBIT, s] & used) == 0:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, memo, meta,
+                  overflow):
+    """_solve on the packed state: same values, same memo discipline, no undo stacks.
+
+    Each frame records the state with its multiset S applied (before its kind
+    is set aside), so a returning child needs nothing undone. Dead kinds are
+    set aside on entry as in _solve; memo keys are (state, used << 7 | kept).
+    """
+    frames = np.empty((kinds.shape[1] + 1, FR_COLS), dtype=np.int64)
+    stack = np.empty((kinds.shape[1] + 1, MAX_DEPTH), dtype=np.int64)
+    bound = _bound_of(state, kinds) if mode == MODE_BEST else 0
+    top = -1
+    value = 0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            feasible = True
+            position = -1
+            while state != 0:
+                position = _lowest_owner(state, owner)
+                if _packed_fit(state, guards, used, kinds[PK_START, position],
+                               kinds[PK_START, position + 1], slots) >= 0:
+                    break
+                count = (state >> kinds[PK_SHIFT, position]) & kinds[PK_LOW, position]
+                if count > kinds[PK_MAXLEFT, position]:
+                    feasible = False
+                    break
+                kept = min(keep, kept + count)
+                bound -= count * kinds[PK_SHARE, position]
+                state &= ~kinds[PK_FIELD, position]
+            pushed = False
+            if not feasible:
+                value = NEG_INF
+            elif state == 0:
+                if mode == MODE_COUNT:
+                    value = 1
+                else:
+                    value = 0 if kept >= keep else NEG_INF
+            else:
+                key2 = (used << 7) | kept
+                slot = _memo_slot(memo, meta[1], state, key2)
+                if memo[slot, 0] == state:
+                    value = memo[slot, 2]
+                else:
+                    top += 1
+                    pushed = True
+                    frames[top, FR_POS] = position
+                    frames[top, FR_KEY] = state
+                    frames[top, FR_KEY2] = key2
+                    frames[top, FR_KEPT] = kept
+                    frames[top, FR_SLOT] = kinds[PK_START, position]
+                    frames[top, FR_DEPTH] = 0
+                    frames[top, FR_GAINED] = 0
+                    frames[top, FR_ACC] = 0 if mode == MODE_COUNT else NEG_INF
+                    frames[top, FR_EMPTY] = 0
+                    frames[top, FR_STATE] = state
+                    frames[top, FR_BOUND] = bound
+                    frames[top, FR_USED] = used
+                    value = NO_VALUE
+            if not pushed and top < 0:
+                return value, memo
+        if value != NO_VALUE:
+            # a child returned ``value`` to frame ``top``
+            if mode == MODE_COUNT:
+                acc = frames[top, FR_ACC]
+                if value > INT64_MAX - acc:
+                    overflow[0] = 1
+                    frames[top, FR_ACC] = INT64_MAX
+                else:
+                    frames[top, FR_ACC] = acc + value
+            elif value > NEG_INF and value + frames[top, FR_GAINED] > frames[top, FR_ACC]:
+                frames[top, FR_ACC] = value + frames[top, FR_GAINED]
+        value = 0
+        position = frames[top, FR_POS]
+        field = kinds[PK_FIELD, position]
+        shift = kinds[PK_SHIFT, position]
+        low = kinds[PK_LOW, position]
+        share = kinds[PK_SHARE, position]
+        max_left = kinds[PK_MAXLEFT, position]
+        cur = frames[top, FR_STATE]
+        cur_bound = frames[top, FR_BOUND]
+        cur_used = frames[top, FR_USED]
+        if mode == MODE_COUNT and frames[top, FR_EMPTY] == 0:
+            # counting: the empty multiset first, as in the reference
+            frames[top, FR_EMPTY] = 1
+            saved = (cur >> shift) & low
+            state = cur & ~field
+            kept = min(keep, frames[top, FR_KEPT] + saved)
+            used = cur_used
+            entering = True
+            continue
+        # advance to the next multiset S whose child may still matter
+        high = kinds[PK_START, position + 1]
+        while True:
+            found = _packed_fit(cur, guards, cur_used, frames[top, FR_SLOT], high, slots)
+            if found >= 0:
+                cur -= slots[PS_PACKED, found]
+                cur_bound -= slots[PS_SHARE, found]
+                frames[top, FR_GAINED] += slots[PS_POINTS, found]
+                stack[top, frames[top, FR_DEPTH]] = found
+                frames[top, FR_DEPTH] += 1
+                bit = slots[PS_GROUPBIT, found]
+                if bit != 0:
+                    cur_used |= bit
+                    frames[top, FR_SLOT] = found + 1
+                else:
+                    frames[top, FR_SLOT] = found
+                saved = (cur >> shift) & low
+                if saved > max_left:
+                    continue  # too many copies of the kind stay; deeper S use more
+                if mode == MODE_BEST:
+                    acc = frames[top, FR_ACC]
+                    if (acc > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE + cur_bound
+                            - saved * share <= acc * SHARE_SCALE):
+                        continue  # this child cannot beat the frame's best; deeper S may
+                frames[top, FR_STATE] = cur
+                frames[top, FR_BOUND] = cur_bound
+                frames[top, FR_USED] = cur_used
+                state = cur & ~field
+                bound = cur_bound - saved * share
+                kept = min(keep, frames[top, FR_KEPT] + saved)
+                used = cur_used
+                entering = True
+                break
+            if frames[top, FR_DEPTH] == 0:
+                break
+            frames[top, FR_DEPTH] -= 1
+            found = stack[top, frames[top, FR_DEPTH]]
+            cur += slots[PS_PACKED, found]
+            cur_bound += slots[PS_SHARE, found]
+            frames[top, FR_GAINED] -= slots[PS_POINTS, found]
+            cur_used &= ~slots[PS_GROUPBIT, found]
+            frames[top, FR_SLOT] = found + 1
+        if entering:
+            continue
+        frames[top, FR_STATE] = cur
+        frames[top, FR_BOUND] = cur_bound
+        frames[top, FR_USED] = cur_used
+        if mode == MODE_BEST and frames[top, FR_EMPTY] == 0:
+            # best: the empty multiset last, once the others set a high bar
+            frames[top, FR_EMPTY] = 1
+            saved = (cur >> shift) & low
+            acc = frames[top, FR_ACC]
+            child_bound = cur_bound - saved * share
+            if saved <= max_left and not (acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
+                state = cur & ~field
+                bound = child_bound
+                kept = min(keep, frames[top, FR_KEPT] + saved)
+                used = cur_used
+                entering = True
+                continue
+        # frame finished: store its value, return to the parent
+        value = frames[top, FR_ACC]
+        memo = _memo_put(memo, meta, frames[top, FR_KEY], frames[top, FR_KEY2], value)
+        top -= 1
+        if top < 0:
+            return value, memo
+
+
+@njit(cache=True)
+def _packed_grow(memo, meta):
+    """The memo table (see _memo_new) at twice the size."""
+    size = (meta[1] + 1) * 2
+    grown = np.full((size, 3), -1, dtype=np.int64)
+    meta[1] = size - 1
+    for i in range(memo.shape[0]):
+        key = memo[i, 0]
+        if key != -1:
+            key2 = memo[i, 1]
+            slot = (((key ^ (key2 * 0x5BD1E995)) * MEMO_MULTIPLIER) >> 29) & meta[1]
+            while grown[slot, 0] != -1:
+                slot = (slot + 1) & meta[1]
+            grown[slot, 0] = key
+            grown[slot, 1] = key2
+            grown[slot, 2] = memo[i, 2]
+    return grown
+
+
+@njit(cache=True)
+def _packed_memo(cards):
+    """A memo sized from the hand: small hands meet few states."""
+    bits = 6 if cards <= 12 else (7 if cards <= 16 else MEMO_BITS + (2 if cards > 24 else 0))
+    return np.full((1 << bits, 3), -1, dtype=np.int64), np.array([0, (1 << bits) - 1],
+                                                                dtype=np.int64)
+
+
+@njit(cache=True)
+def _packed_best(state, keep, kinds, slots, owner, guards, cards):
+    """best() on the packed tables: (points, sorted catalogue indices)."""
+    memo, meta = _packed_memo(cards)
+    overflow = np.zeros(1, dtype=np.int64)
+    target, memo = _packed_solve(state, 0, 0, keep, MODE_BEST, kinds, slots, owner, guards,
+                                 memo, meta, overflow)
+    picked = np.empty(cards + 1, dtype=np.int64)
+    if target == NEG_INF:
+        return target, picked[:0]
+    result = target
+    picked_count = 0
+    kept = 0
+    used = 0
+    stack = np.empty(MAX_DEPTH, dtype=np.int64)
+    while state != 0:
+        position = _lowest_owner(state, owner)
+        field = kinds[PK_FIELD, position]
+        shift = kinds[PK_SHIFT, position]
+        low = kinds[PK_LOW, position]
+        high = kinds[PK_START, position + 1]
+        slot = kinds[PK_START, position]
+        depth = 0
+        gained = 0
+        cur = state
+        cur_used = used
+        matched = False
+        while True:
+            # the leaf for the current S, evaluated exactly unless its bound rules it out
+            saved = (cur >> shift) & low
+            if saved <= kinds[PK_MAXLEFT, position]:
+                child = cur & ~field
+                next_kept = min(keep, kept + saved)
+                if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
+                    sub, memo = _packed_solve(child, next_kept, cur_used, keep, MODE_BEST, kinds,
+                                              slots, owner, guards, memo, meta, overflow)
+                    if sub > NEG_INF and sub + gained == target:
+                        matched = True
+                        state = child
+                        kept = next_kept
+                        used = cur_used
+                        target = sub
+                        break
+            advanced = False
+            while True:
+                found = _packed_fit(cur, guards, cur_used, slot, high, slots)
+                if found >= 0:
+                    cur -= slots[PS_PACKED, found]
+                    gained += slots[PS_POINTS, found]
+                    stack[depth] = found
+                    depth += 1
+                    bit = slots[PS_GROUPBIT, found]
+                    cur_used |= bit
+                    slot = found + 1 if bit != 0 else found
+                    advanced = True
+                    break
+                if depth == 0:
+                    break
+                depth -= 1
+                found = stack[depth]
+                cur += slots[PS_PACKED, found]
+                gained -= slots[PS_POINTS, found]
+                cur_used &= ~slots[PS_GROUPBIT, found]
+                slot = found + 1
+            if not advanced:
+                break
+        if not matched:  # the exact values guarantee a match
+            raise RuntimeError("best lay-down reconstruction failed")
+        for j in range(depth):
+            picked[picked_count] = slots[PS_MELD, stack[j]]
+            picked_count += 1
+    return result, np.sort(picked[:picked_count])
+
 
 
 @njit(cache=True)
 def count(hand, meld_counts):
     """(number of lay-downs, overflow flag)."""
-    memo_keys, memo_values, memo_meta = _memo_new(MEMO_BITS)
+    meld_total = meld_counts.shape[0]
+    kinds, slots, owner, guards, state = _pack(
+        hand, meld_counts, np.zeros(meld_total, dtype=np.int64),
+        np.full(meld_total, -1, dtype=np.int64), hand, MODE_COUNT)
+    if kinds.shape[1] > 0:
+        memo, meta = _packed_memo(hand.sum())
+        overflow = np.zeros(1, dtype=np.int64)
+        total, _ = _packed_solve(state, 0, 0, 0, MODE_COUNT, kinds, slots, owner, guards,
+                                 memo, meta, overflow)
+        return total, overflow[0]
+    memo, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
-    points = np.zeros(meld_counts.shape[0], dtype=np.int64)
-    prepared = _prepare(hand, meld_counts)
+    meld_total = meld_counts.shape[0]
+    points = np.zeros(meld_total, dtype=np.int64)
+    prepared = _prepare(hand, meld_counts, np.full(meld_total, -1, dtype=np.int64))
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
-    meld_shares = np.zeros(meld_counts.shape[0], dtype=np.int64)
+    meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
-    total, _, _ = _solve(remaining, 0, 0, 0, MODE_COUNT, points, prepared, shares, meld_shares,
-                         memo_keys, memo_values, memo_meta, overflow)
+    total, _ = _solve(remaining, 0, 0, 0, 0, MODE_COUNT, points, hand, prepared, shares,
+                      meld_shares, memo, memo_meta, overflow)
     return total, overflow[0]
 
 
 @njit(cache=True)
-def best(hand, meld_counts, points, keep):
-    """(best points, chosen meld indices sorted); NEG_INF and none when keep is impossible.
+def best(hand, meld_counts, points, keep, groups, max_left):
+    """(best points, chosen meld indices sorted); NEG_INF and none when nothing is feasible.
 
-    The lay-down returned is the first optimal one in the reference's order
-    (at each kind: the empty multiset, then multisets in depth-first order),
-    so every backend returns the same melds.
+    ``groups`` (int64[M], -1 or a group 0..62: at most one meld per group) and
+    ``max_left`` (int64[53]: most copies of each kind left in hand) are the
+    optimizer's constraints of partition_ref.best_laydown. The lay-down
+    returned is the first optimal one in the reference's order (at each kind:
+    the empty multiset, then multisets in depth-first order), so every
+    backend returns the same melds.
     """
-    memo_keys, memo_values, memo_meta = _memo_new(MEMO_BITS)
+    kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, groups, max_left,
+                                               MODE_BEST)
+    if kinds.shape[1] > 0:
+        return _packed_best(state, keep, kinds, slots, owner, guards, hand.sum())
+    memo, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
-    prepared = _prepare(hand, meld_counts)
-    (order, widths, kinds, mults, layers, jokers, _, group_start, grouped, _) = prepared
+    prepared = _prepare(hand, meld_counts, groups)
+    (order, widths, kinds, mults, layers, jokers, _, group_start, grouped, _,
+     slot_groups) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds, mults)
     remaining = hand.copy()
-    target, memo_keys, memo_values = _solve(
-        remaining, 0, 0, keep, MODE_BEST, points, prepared, shares, meld_shares,
-        memo_keys, memo_values, memo_meta, overflow)
+    target, memo = _solve(
+        remaining, 0, 0, 0, keep, MODE_BEST, points, max_left, prepared, shares, meld_shares,
+        memo, memo_meta, overflow)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0]
@@ -794,6 +1272,7 @@ def best(hand, meld_counts, points, keep):
     result = target
     start = 0
     kept = 0
+    used = 0
     stack = np.empty(MAX_DEPTH, dtype=np.int64)
     while True:
         position = _first_position(remaining, start, order)
@@ -804,44 +1283,57 @@ def best(hand, meld_counts, points, keep):
         depth = 0
         slot = group_start[kind]
         gained = 0
+        cur = used
         matched = False
         while True:
             # the leaf for the current S, evaluated exactly unless its bound rules it out
             saved = remaining[kind]
-            _set_count(remaining, hand_layers, kind, 0)
-            next_kept = min(keep, kept + saved)
-            child_bound = 0
-            for k in range(KIND_COUNT):
-                child_bound += remaining[k] * shares[k]
-            if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
-                sub, memo_keys, memo_values = _solve(
-                    remaining, position + 1, next_kept, keep, MODE_BEST, points, prepared,
-                    shares, meld_shares, memo_keys, memo_values, memo_meta, overflow)
-                if sub > NEG_INF and sub + gained == target:
-                    matched = True
-                    kept = next_kept
-                    target = sub
-                    break
-            _set_count(remaining, hand_layers, kind, saved)
+            if saved <= max_left[kind]:
+                _set_count(remaining, hand_layers, kind, 0)
+                next_kept = min(keep, kept + saved)
+                child_bound = 0
+                for k in range(KIND_COUNT):
+                    child_bound += remaining[k] * shares[k]
+                if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
+                    sub, memo = _solve(
+                        remaining, position + 1, next_kept, cur, keep, MODE_BEST, points,
+                        max_left, prepared, shares, meld_shares, memo, memo_meta, overflow)
+                    if sub > NEG_INF and sub + gained == target:
+                        matched = True
+                        kept = next_kept
+                        used = cur
+                        target = sub
+                        break
+                _set_count(remaining, hand_layers, kind, saved)
             advanced = False
             while True:
-                found = _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers)
+                found = _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers,
+                                  slot_groups, cur)
                 if found >= 0:
                     m = grouped[found]
                     _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
                     gained += points[m]
                     stack[depth] = found
                     depth += 1
-                    slot = found
+                    group = slot_groups[found]
+                    if group >= 0:
+                        cur |= np.int64(1) << group
+                        slot = found + 1
+                    else:
+                        slot = found
                     advanced = True
                     break
                 if depth == 0:
                     break
                 depth -= 1
-                m = grouped[stack[depth]]
+                found = stack[depth]
+                m = grouped[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
                 gained -= points[m]
-                slot = stack[depth] + 1
+                group = slot_groups[found]
+                if group >= 0:
+                    cur &= ~(np.int64(1) << group)
+                slot = found + 1
             if not advanced:
                 break
         if not matched:  # the exact values guarantee a match

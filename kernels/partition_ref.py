@@ -249,26 +249,34 @@ class _Problem:
         for kind, count in self.kinds_of[index]:
             remaining[kind] -= sign * count
 
-    def splits(self, remaining, kind):
+    def splits(self, remaining, kind, groups=None, used=0):
         """Yield each multiset S (list of meld indices) of melds first in ``kind`` that fits.
 
-        ``remaining`` is left reduced by S while the caller handles it.
+        ``remaining`` is left reduced by S while the caller handles it. With
+        ``groups`` (one int per meld, -1 for none), S holds at most one meld of
+        each group and none of a group already in the bit mask ``used``.
         """
         candidates = self.melds_by_first[kind]
         chosen: list[int] = []
 
-        def walk(start):
+        def walk(start, used):
             yield chosen
             for slot in range(start, len(candidates)):
                 index = candidates[slot]
+                group = -1 if groups is None else groups[index]
+                if group >= 0 and used >> group & 1:
+                    continue
                 if self.fits(index, remaining):
                     self.apply(index, remaining, 1)
                     chosen.append(index)
-                    yield from walk(slot)
+                    if group >= 0:
+                        yield from walk(slot + 1, used | 1 << group)
+                    else:
+                        yield from walk(slot, used)
                     chosen.pop()
                     self.apply(index, remaining, -1)
 
-        yield from walk(0)
+        yield from walk(0, used)
 
 
 def count_laydowns(hand, melds) -> int:
@@ -296,28 +304,50 @@ def count_laydowns(hand, melds) -> int:
     return solve(list(problem.hand), 0)
 
 
-def best_laydown(hand, melds, keep: int = 1):
+def used_groups(groups, chosen) -> int:
+    """Bit mask of the groups of the melds ``chosen``."""
+    mask = 0
+    if groups is not None:
+        for index in chosen:
+            if groups[index] >= 0:
+                mask |= 1 << groups[index]
+    return mask
+
+
+def best_laydown(hand, melds, keep: int = 1, groups=None, max_left=None):
     """Most points of a lay-down leaving at least ``keep`` cards, and one such lay-down.
 
     Returns ``(points, meld_indices)``; ``points`` is ``NEG_INF`` when no
-    lay-down leaves ``keep`` cards (``keep`` larger than the hand).
+    lay-down satisfies the constraints (``keep`` larger than the hand, say).
+
+    Optional constraints (the optimizer's table extensions and must-use cards):
+
+    - ``groups``: one int per meld, -1 for none, else a group number 0..62;
+      a lay-down holds at most one meld of each group (the extensions of one
+      table meld are a group: a table meld is extended at most once);
+    - ``max_left``: 53 ints; at most ``max_left[kind]`` copies of ``kind``
+      may stay in hand (a card that must be used: its count minus one).
     """
     problem = _Problem(hand, melds)
+    limit = list(max_left) if max_left is not None else [99] * KIND_COUNT
     memo: dict[tuple, int] = {}
 
-    def solve(remaining, start, kept):
+    def solve(remaining, start, kept, used):
         position = problem.first_kind(remaining, start)
         if position == KIND_COUNT:
             return 0 if kept >= keep else NEG_INF
-        key = (tuple(remaining), kept)
+        key = (tuple(remaining), kept, used)
         if key in memo:
             return memo[key]
         kind = problem.order[position]
         best = NEG_INF
-        for chosen in problem.splits(remaining, kind):
+        for chosen in problem.splits(remaining, kind, groups, used):
             saved = remaining[kind]
+            if saved > limit[kind]:
+                continue
             remaining[kind] = 0
-            rest = solve(remaining, position + 1, min(keep, kept + saved))
+            rest = solve(remaining, position + 1, min(keep, kept + saved),
+                         used | used_groups(groups, chosen))
             remaining[kind] = saved
             if rest > NEG_INF:
                 best = max(best, rest + sum(problem.points[i] for i in chosen))
@@ -325,12 +355,12 @@ def best_laydown(hand, melds, keep: int = 1):
         return best
 
     remaining = list(problem.hand)
-    best = solve(remaining, 0, 0)
+    best = solve(remaining, 0, 0, 0)
     if best == NEG_INF:
         return NEG_INF, []
     # Walk the memo down to recover one optimal lay-down.
     picked: list[int] = []
-    start, kept, target = 0, 0, best
+    start, kept, used, target = 0, 0, 0, best
     while True:
         position = problem.first_kind(remaining, start)
         if position == KIND_COUNT:
@@ -338,19 +368,22 @@ def best_laydown(hand, melds, keep: int = 1):
         kind = problem.order[position]
         snapshot = list(remaining)
         step = None
-        for chosen in problem.splits(remaining, kind):
+        for chosen in problem.splits(remaining, kind, groups, used):
             gained = sum(problem.points[i] for i in chosen)
             saved = remaining[kind]
+            if saved > limit[kind]:
+                continue
             remaining[kind] = 0
             next_kept = min(keep, kept + saved)
-            rest = solve(remaining, position + 1, next_kept)
+            next_used = used | used_groups(groups, chosen)
+            rest = solve(remaining, position + 1, next_kept, next_used)
             remaining[kind] = saved
             if rest > NEG_INF and rest + gained == target:
-                step = (list(chosen), next_kept, rest)
+                step = (list(chosen), next_kept, next_used, rest)
                 break
         if step is None:  # pragma: no cover - the memo guarantees a match
             raise AssertionError("best lay-down reconstruction failed")
-        chosen, kept, target = step
+        chosen, kept, used, target = step
         remaining[:] = snapshot
         for index in chosen:
             problem.apply(index, remaining, 1)

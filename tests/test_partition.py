@@ -93,6 +93,45 @@ def test_reference_count_best_and_stream_match_brute_force(preset, counts, keep)
         assert sum(rows[i][5] for i in picked) == points
 
 
+def _constraints(draw_groups, draw_limits, size, counts):
+    """Random optimizer constraints: a group (or -1) per meld, a max-left per kind."""
+    groups = [g if g < 4 else -1 for g in draw_groups[:size]] + [-1] * max(0, size - len(draw_groups))
+    max_left = list(counts)
+    for kind, cut in zip([k for k in range(KIND_COUNT) if counts[k]], draw_limits):
+        max_left[kind] = max(0, counts[kind] - cut)
+    return groups, max_left
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership"])
+@settings(max_examples=60, deadline=None)
+@given(counts=hands(3, 9), keep=st.integers(0, 2),
+       draw_groups=st.lists(st.integers(0, 7), max_size=40),
+       draw_limits=st.lists(st.integers(0, 1), max_size=4))
+def test_reference_groups_and_max_left_match_brute_force(preset, counts, keep, draw_groups,
+                                                         draw_limits):
+    """The optimizer's constraints: one meld per group, at most max_left copies kept."""
+    _, params = _params(preset)
+    rows = partition_ref.catalogue(counts, params)
+    melds = [row[1] for row in rows]
+    groups, max_left = _constraints(draw_groups, draw_limits, len(rows), counts)
+
+    def feasible(laydown):
+        left = list(counts)
+        for index in laydown:
+            for kind in range(KIND_COUNT):
+                left[kind] -= melds[index][kind]
+        taken = [groups[i] for i in laydown if groups[i] >= 0]
+        return (sum(left) >= keep and len(taken) == len(set(taken))
+                and all(left[k] <= max_left[k] for k in range(KIND_COUNT)))
+
+    laydowns = [l for l in naive_laydowns(counts, melds) if feasible(l)]
+    expected = max((sum(rows[i][5] for i in l) for l in laydowns), default=NEG_INF)
+    points, picked = partition_ref.best_laydown(counts, rows, keep, groups, max_left)
+    assert points == expected
+    if laydowns:
+        assert feasible(picked) and sum(rows[i][5] for i in picked) == points
+
+
 # --- every backend against the reference ----------------------------------------------
 
 
@@ -123,6 +162,22 @@ def test_backends_agree_on_best_points_up_to_30_cards(preset, counts):
     for backend in FAST_BACKENDS:
         table = partition.catalogue(hand, params, backend)
         assert partition.best(hand, table, 1, backend)[0] == expected, backend
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership"])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(3, 20), keep=st.integers(0, 2),
+       draw_groups=st.lists(st.integers(0, 9), max_size=80),
+       draw_limits=st.lists(st.integers(0, 1), max_size=6))
+def test_backends_agree_on_best_with_groups_and_max_left(preset, counts, keep, draw_groups,
+                                                         draw_limits):
+    _, params = _params(preset)
+    hand = np.array(counts, dtype=np.int64)
+    table = partition.catalogue(hand, params, "python")
+    groups, max_left = _constraints(draw_groups, draw_limits, len(table.keys), counts)
+    expected = partition.best(hand, table, keep, "python", groups, max_left)
+    for backend in FAST_BACKENDS:
+        assert partition.best(hand, table, keep, backend, groups, max_left) == expected, backend
 
 
 # --- the solver API ----------------------------------------------------------------
