@@ -218,29 +218,63 @@ def catalogue(hand, params: RuleParams):
 
 
 class _Problem:
-    """The shared dynamic programme over remaining hands."""
+    """The shared dynamic programme over remaining hands.
 
-    def __init__(self, hand, melds):
+    With ``groups`` (the optimizer's table additions: at most one meld per
+    group), a grouped meld is not decided at its own first card but at its
+    group's *anchor*, the earliest first card among the group's melds, so the
+    whole group is decided at one place and no "group used" flag has to be
+    carried along. The programme only stops at kinds still held; when an
+    anchor's kind was used up before it was reached, its group is decided at
+    the next stop instead (it is *pending* there).
+    """
+
+    def __init__(self, hand, melds, groups=None):
         self.hand = [int(count) for count in hand]
         self.order = decision_order()
         self.position_of = {kind: index for index, kind in enumerate(self.order)}
         self.melds = [tuple(m[1]) for m in melds]
         self.points = [m[5] for m in melds]
+        self.groups = [-1] * len(self.melds) if groups is None else [int(g) for g in groups]
         self.kinds_of = [
             [(kind, count) for kind, count in enumerate(counts) if count] for counts in self.melds
         ]
-        # melds_by_first[c]: catalogue indices of melds whose first card (in
-        # decision order) is kind c, in catalogue order.
-        self.melds_by_first = [[] for _ in range(KIND_COUNT)]
-        for index, kinds in enumerate(self.kinds_of):
-            first = min((kind for kind, _ in kinds), key=self.position_of.__getitem__)
-            self.melds_by_first[first].append(index)
+        first = [
+            min(self.position_of[kind] for kind, _ in kinds) for kinds in self.kinds_of
+        ]
+        # anchor[g]: where group g is decided; attached[p]: the melds decided at
+        # position p (ungrouped melds first there, grouped ones anchored there),
+        # in catalogue order.
+        self.anchor: dict[int, int] = {}
+        for index, group in enumerate(self.groups):
+            if group >= 0:
+                self.anchor[group] = min(self.anchor.get(group, KIND_COUNT), first[index])
+        self.attached = [[] for _ in range(KIND_COUNT)]
+        for index, group in enumerate(self.groups):
+            self.attached[first[index] if group < 0 else self.anchor[group]].append(index)
 
     def first_kind(self, remaining, start):
         for position in range(start, KIND_COUNT):
             if remaining[self.order[position]]:
                 return position
         return KIND_COUNT
+
+    def candidates(self, start, position):
+        """Melds decided at a stop at ``position`` reached from ``start``, in walk order.
+
+        Every meld attached to ``start .. position``: the pending groups' and
+        the position's own. (Ungrouped melds attached before ``position`` hold
+        a kind already used up, so they never fit.)
+        """
+        return [index for p in range(start, position + 1) for index in self.attached[p]]
+
+    def pending(self, start, position) -> int:
+        """Bit mask of the groups anchored in ``start .. position - 1`` (decided at this stop)."""
+        mask = 0
+        for group, anchor in self.anchor.items():
+            if start <= anchor < position:
+                mask |= 1 << group
+        return mask
 
     def fits(self, index, remaining):
         return all(remaining[kind] >= count for kind, count in self.kinds_of[index])
@@ -249,21 +283,21 @@ class _Problem:
         for kind, count in self.kinds_of[index]:
             remaining[kind] -= sign * count
 
-    def splits(self, remaining, kind, groups=None, used=0):
-        """Yield each multiset S (list of meld indices) of melds first in ``kind`` that fits.
+    def splits(self, remaining, candidates):
+        """Yield each multiset S (list of meld indices) of ``candidates`` that fits.
 
-        ``remaining`` is left reduced by S while the caller handles it. With
-        ``groups`` (one int per meld, -1 for none), S holds at most one meld of
-        each group and none of a group already in the bit mask ``used``.
+        An ungrouped meld may repeat; S holds at most one meld of each group.
+        ``remaining`` is left reduced by S while the caller handles it. The
+        walk order (depth first, the empty S first) fixes which of several
+        best lay-downs is reported; the compiled backends follow it.
         """
-        candidates = self.melds_by_first[kind]
         chosen: list[int] = []
 
         def walk(start, used):
             yield chosen
             for slot in range(start, len(candidates)):
                 index = candidates[slot]
-                group = -1 if groups is None else groups[index]
+                group = self.groups[index]
                 if group >= 0 and used >> group & 1:
                     continue
                 if self.fits(index, remaining):
@@ -276,7 +310,7 @@ class _Problem:
                     chosen.pop()
                     self.apply(index, remaining, -1)
 
-        yield from walk(0, used)
+        yield from walk(0, 0)
 
 
 def count_laydowns(hand, melds) -> int:
@@ -293,7 +327,7 @@ def count_laydowns(hand, melds) -> int:
             return memo[key]
         kind = problem.order[position]
         total = 0
-        for _ in problem.splits(remaining, kind):
+        for _ in problem.splits(remaining, problem.attached[position]):
             saved = remaining[kind]
             remaining[kind] = 0
             total += solve(remaining, position + 1)
@@ -304,50 +338,47 @@ def count_laydowns(hand, melds) -> int:
     return solve(list(problem.hand), 0)
 
 
-def used_groups(groups, chosen) -> int:
-    """Bit mask of the groups of the melds ``chosen``."""
-    mask = 0
-    if groups is not None:
-        for index in chosen:
-            if groups[index] >= 0:
-                mask |= 1 << groups[index]
-    return mask
-
-
 def best_laydown(hand, melds, keep: int = 1, groups=None, max_left=None):
     """Most points of a lay-down leaving at least ``keep`` cards, and one such lay-down.
 
     Returns ``(points, meld_indices)``; ``points`` is ``NEG_INF`` when no
     lay-down satisfies the constraints (``keep`` larger than the hand, say).
 
-    Optional constraints (the optimizer's table extensions and must-use cards):
+    Optional constraints (the optimizer's table additions and must-use cards):
 
     - ``groups``: one int per meld, -1 for none, else a group number 0..62;
-      a lay-down holds at most one meld of each group (the extensions of one
+      a lay-down holds at most one meld of each group (the additions to one
       table meld are a group: a table meld is extended at most once);
     - ``max_left``: 53 ints; at most ``max_left[kind]`` copies of ``kind``
       may stay in hand (a card that must be used: its count minus one).
     """
-    problem = _Problem(hand, melds)
+    problem = _Problem(hand, melds, groups)
     limit = list(max_left) if max_left is not None else [99] * KIND_COUNT
     memo: dict[tuple, int] = {}
 
-    def solve(remaining, start, kept, used):
+    def choices(remaining, start, kept):
+        """Yield (chosen, next kept, next start) for each feasible split at the next stop."""
+        position = problem.first_kind(remaining, start)
+        kind = problem.order[position]
+        for chosen in problem.splits(remaining, problem.candidates(start, position)):
+            saved = remaining[kind]
+            if saved > limit[kind]:
+                continue
+            yield chosen, min(keep, kept + saved), position + 1
+
+    def solve(remaining, start, kept):
         position = problem.first_kind(remaining, start)
         if position == KIND_COUNT:
             return 0 if kept >= keep else NEG_INF
-        key = (tuple(remaining), kept, used)
+        key = (tuple(remaining), kept, problem.pending(start, position))
         if key in memo:
             return memo[key]
         kind = problem.order[position]
         best = NEG_INF
-        for chosen in problem.splits(remaining, kind, groups, used):
+        for chosen, next_kept, next_start in choices(remaining, start, kept):
             saved = remaining[kind]
-            if saved > limit[kind]:
-                continue
             remaining[kind] = 0
-            rest = solve(remaining, position + 1, min(keep, kept + saved),
-                         used | used_groups(groups, chosen))
+            rest = solve(remaining, next_start, next_kept)
             remaining[kind] = saved
             if rest > NEG_INF:
                 best = max(best, rest + sum(problem.points[i] for i in chosen))
@@ -355,41 +386,33 @@ def best_laydown(hand, melds, keep: int = 1, groups=None, max_left=None):
         return best
 
     remaining = list(problem.hand)
-    best = solve(remaining, 0, 0, 0)
+    best = solve(remaining, 0, 0)
     if best == NEG_INF:
         return NEG_INF, []
-    # Walk the memo down to recover one optimal lay-down.
+    # Walk the memo down to recover one optimal lay-down: the first split in walk order.
     picked: list[int] = []
-    start, kept, used, target = 0, 0, 0, best
-    while True:
-        position = problem.first_kind(remaining, start)
-        if position == KIND_COUNT:
-            break
-        kind = problem.order[position]
+    start, kept, target = 0, 0, best
+    while problem.first_kind(remaining, start) < KIND_COUNT:
+        kind = problem.order[problem.first_kind(remaining, start)]
         snapshot = list(remaining)
         step = None
-        for chosen in problem.splits(remaining, kind, groups, used):
+        for chosen, next_kept, next_start in choices(remaining, start, kept):
             gained = sum(problem.points[i] for i in chosen)
             saved = remaining[kind]
-            if saved > limit[kind]:
-                continue
             remaining[kind] = 0
-            next_kept = min(keep, kept + saved)
-            next_used = used | used_groups(groups, chosen)
-            rest = solve(remaining, position + 1, next_kept, next_used)
+            rest = solve(remaining, next_start, next_kept)
             remaining[kind] = saved
             if rest > NEG_INF and rest + gained == target:
-                step = (list(chosen), next_kept, next_used, rest)
+                step = (list(chosen), next_kept, next_start, rest)
                 break
         if step is None:  # pragma: no cover - the memo guarantees a match
             raise AssertionError("best lay-down reconstruction failed")
-        chosen, kept, used, target = step
+        chosen, kept, start, target = step
         remaining[:] = snapshot
         for index in chosen:
             problem.apply(index, remaining, 1)
         remaining[kind] = 0
         picked.extend(chosen)
-        start = position + 1
     return best, sorted(picked)
 
 
@@ -405,7 +428,7 @@ def iter_laydowns(hand, melds):
             yield sorted(picked)
             return
         kind = problem.order[position]
-        for chosen in problem.splits(remaining, kind):
+        for chosen in problem.splits(remaining, problem.attached[position]):
             saved = remaining[kind]
             remaining[kind] = 0
             picked.extend(chosen)
