@@ -13,8 +13,9 @@ multiset S of melds as a small stack), deciding kinds in
 :func:`kernels.params.decision_order` and trying the multisets S in the
 reference's order, so ``best``'s reconstructed lay-down is the reference's and
 the numba backend's. ``best`` takes the optimizer's constraints too (``groups``:
-at most one meld per group, the memo state then holds the mask of the groups
-used that can still matter; ``max_left``: checked when a kind is set aside).
+at most one meld per group, every meld of a group decided at the group's anchor
+as in the reference, the memo state then holds the mask of the pending groups;
+``max_left``: checked when a kind is set aside).
 The memo is an open-addressing table in a C++ vector.
 
 Array shapes: ``hand`` int64[53]; ``scalars`` int64[6] (RuleParams switches);
@@ -483,8 +484,8 @@ cdef int _get_int64(object obj, Py_buffer* view, int ndim, str name) except -1:
 # --- the memo: open addressing over (key, aux) pairs, keys >= 0 ---------------------
 #
 # Memo keys are the remaining hand in mixed radix (times keep + 1, plus kept, for best),
-# so they are >= 0 and -1 can mark a free slot; aux is best's mask of the groups still
-# able to matter (0 when counting). Linear probing over a power-of-two table kept at most
+# so they are >= 0 and -1 can mark a free slot; aux is best's mask of the pending groups
+# (decided at this stop; 0 when counting or without groups). Linear probing over a power-of-two table kept at most
 # half full, entries of three int64 (key, aux, value) in a vector that the module reuses
 # across calls; the table starts small (a 16-card hand meets 20-200 states) and grows.
 
@@ -578,8 +579,10 @@ cdef int _memo_put(Memo* memo, int64_t key, uint64_t aux, int64_t value) except 
 # bits down one level, L word operations with no loop over the meld's kinds; a meld is
 # the sum of its needs[t] sets.
 #
-# The melds are stored sparse and grouped by the position of their first card (CSR over
-# positions), in "slots"; a meld that exceeds the hand never fits and gets no slot. A
+# The melds are stored sparse and grouped by the position they are attached to (CSR over
+# positions), in "slots": an ungrouped meld's first card, a grouped meld's group anchor
+# (the reference's attached lists, so a stop's candidates are one slot range); a meld
+# that exceeds the hand never fits and gets no slot. A
 # kind that no meld with a slot holds can only stay in hand: it is set aside before the
 # programme starts (it counts towards kept, and must respect max_left), so it takes no
 # place in the memo key.
@@ -610,12 +613,12 @@ cdef struct Ctx:
     int64_t state              # the remaining hand in mixed radix, kept up to date
     const int64_t* place_at    # [KIND_COUNT], mixed-radix place per position (0: not in play)
     const int64_t* limit       # [KIND_COUNT], max_left (best only), by kind
-    const int64_t* start       # [KIND_COUNT + 1], CSR over first positions
+    const int64_t* start       # [KIND_COUNT + 1], CSR over attached positions
     const int64_t* deltas      # [slots], what a meld takes off the state
     const int64_t* reach       # [slots], largest multiplicity
     const int64_t* points      # [slots] (best only)
     const uint64_t* groups     # [slots], 1 << group, 0 for none (best only)
-    const uint64_t* live_groups  # [KIND_COUNT + 1]: groups of the melds first at >= position
+    const uint64_t* anchored   # [KIND_COUNT + 1]: groups anchored before each position
     const uint64_t* needs      # [slots, L]: needs[s, t]: kinds of s with multiplicity > t
     uint64_t* levels           # [L]: bit position_of[k] of levels[t] iff remaining[k] > t
     int64_t level_count        # L: the largest count in play (at least 1)
@@ -624,6 +627,12 @@ cdef struct Ctx:
     int64_t keep
     int64_t overflow
     Memo memo
+    uint64_t anchors           # bit p: some group with a slot is anchored at position p
+    uint64_t dead              # bit p: the kind at p is held but in no meld with a slot
+
+
+cdef uint64_t _NO_GROUPS[KIND_COUNT + 1]
+memset(_NO_GROUPS, 0, sizeof(_NO_GROUPS))
 
 
 cdef class _Workspace:
@@ -633,13 +642,23 @@ cdef class _Workspace:
     cdef vector[int64_t] place_of, place_at, start, deltas, reach
     cdef vector[int64_t] points, slot_meld, stacks
     cdef vector[int64_t] tmp_kinds, tmp_mults, tmp_width, tmp_first, memo_slots, memo_spare
-    cdef vector[uint64_t] groups, live_groups, needs, levels
+    cdef vector[uint64_t] groups, anchored, needs, levels
     cdef int64_t depth_cap, level_count, meld_total, slot_total, card_total
     cdef int64_t state_total, aside_cards
+    cdef uint64_t anchors, dead
 
     cdef int build(self, const int64_t* hand, const int64_t* melds, int64_t meld_total,
                    const int64_t* points, const int64_t* groups) except -1:
-        """Sparse slots, CSR over first positions, memo-key places, bit masks."""
+        """Sparse slots, CSR over attached positions, memo-key places, bit masks.
+
+        A meld's slot sits at its attached position: its first card's for an ungrouped
+        meld, its group's anchor (the smallest first card among all the group's melds,
+        those without a slot included, as the reference) for a grouped one; within a
+        position, in catalogue order."""
+        cdef int64_t anchor[63]
+        cdef uint64_t slotted_groups = 0
+        cdef int64_t group_count = 0
+        cdef int64_t full_first
         cdef int64_t absent[KIND_COUNT]
         cdef int64_t present[KIND_COUNT]
         cdef int64_t per_position[KIND_COUNT + 1]
@@ -675,7 +694,10 @@ cdef class _Workspace:
         tk = self.tmp_kinds.data()
         tm = self.tmp_mults.data()
         memset(per_position, 0, sizeof(per_position))
+        for j in range(63):
+            anchor[j] = KIND_COUNT
         for m in range(meld_total):
+            group = -1
             if groups != NULL:
                 group = groups[m]
                 if group < -1 or group > 62:
@@ -702,18 +724,46 @@ cdef class _Workspace:
                         first = _POSITION_OF[kind]
             if width == 0 and bad == 0:
                 raise ValueError(f"meld {m} holds no cards")
+            if group >= 0:
+                full_first = first
+                if bad != 0:
+                    for kind in range(KIND_COUNT):
+                        if row[kind] != 0 and _POSITION_OF[kind] < full_first:
+                            full_first = _POSITION_OF[kind]
+                if full_first < anchor[group]:
+                    anchor[group] = full_first
             if bad != 0 or over:
                 self.tmp_first[m] = -1     # never fits: no slot
                 continue
             self.tmp_width[m] = width
             self.tmp_first[m] = first
-            per_position[first] += 1
+            if group >= 0:
+                slotted_groups |= (<uint64_t>1) << group
+            else:
+                per_position[first] += 1
             for j in range(width):
                 live |= (<uint64_t>1) << tk[m * W + j]
+        # grouped melds: attached at their group's anchor (tmp_first from here on); the
+        # groups anchored before each position (none: fill() points at _NO_GROUPS)
+        self.anchors = 0
+        if slotted_groups != 0:
+            self.anchored.assign(KIND_COUNT + 1, 0)
+            for j in range(63):
+                if (slotted_groups >> j) & 1:
+                    group_count += 1
+                    self.anchors |= (<uint64_t>1) << anchor[j]
+                    for t in range(anchor[j] + 1, KIND_COUNT + 1):
+                        self.anchored[t] |= (<uint64_t>1) << j
+            for m in range(meld_total):
+                if self.tmp_first[m] >= 0 and groups[m] >= 0:
+                    first = anchor[groups[m]]
+                    self.tmp_first[m] = first
+                    per_position[first] += 1
         # the memo key: the remaining hand in play in mixed radix (hand[kind] + 1 per kind)
         self.place_of.assign(KIND_COUNT, 0)
         self.place_at.assign(KIND_COUNT, 0)
         self.aside_cards = 0
+        self.dead = 0
         level_count = 1
         place = 1
         for j in range(present_count):
@@ -721,6 +771,7 @@ cdef class _Workspace:
             count = hand[kind]
             if not ((live >> kind) & 1):
                 self.aside_cards += count
+                self.dead |= _BIT_OF[kind]
                 continue
             if count > level_count:
                 level_count = count
@@ -731,8 +782,9 @@ cdef class _Workspace:
             place *= count + 1
         self.state_total = place
         self.level_count = level_count
-        self.depth_cap = level_count + 1
-        # CSR over first positions
+        # a split: at most level_count melds holding the stop's kind, one per pending group
+        self.depth_cap = level_count + group_count + 1
+        # CSR over attached positions
         self.start.resize(KIND_COUNT + 1)
         self.start[0] = 0
         for j in range(KIND_COUNT):
@@ -773,14 +825,6 @@ cdef class _Workspace:
                 self.groups[slot] = (<uint64_t>1) << groups[m]
             else:
                 self.groups[slot] = 0
-        # groups that can still matter from each position on
-        self.live_groups.resize(KIND_COUNT + 1)
-        mask = 0
-        self.live_groups[KIND_COUNT] = 0
-        for j in range(KIND_COUNT - 1, -1, -1):
-            for slot in range(self.start[j], self.start[j + 1]):
-                mask |= self.groups[slot]
-            self.live_groups[j] = mask
         self.levels.assign(level_count, 0)
         for j in range(present_count):
             kind = present[j]
@@ -800,7 +844,9 @@ cdef class _Workspace:
         ctx.reach = self.reach.data()
         ctx.points = self.points.data()
         ctx.groups = self.groups.data()
-        ctx.live_groups = self.live_groups.data()
+        ctx.anchored = self.anchored.data() if self.anchors != 0 else _NO_GROUPS
+        ctx.anchors = self.anchors
+        ctx.dead = self.dead
         ctx.needs = self.needs.data()
         ctx.levels = self.levels.data()
         ctx.level_count = self.level_count
@@ -1004,19 +1050,34 @@ def count(hand, meld_counts):
     return total, ctx.overflow
 
 
+cdef inline int64_t _low_slot(const Ctx* c, int64_t start, int64_t position) noexcept nogil:
+    """First slot of the candidates at a stop at position reached from start.
+
+    The candidates are the melds attached to start .. position, one slot range; the
+    ungrouped melds attached before position never fit (their first kind is used up),
+    so the range starts at the first anchor in start .. position - 1, else at position."""
+    cdef uint64_t pending = (c.anchors & (~(<uint64_t>0) << start)
+                             & (((<uint64_t>1) << position) - 1))
+    if pending == 0:
+        return c.start[position]
+    return c.start[partition_ctz64(pending)]
+
+
 # NEG_INF - 1: below every value _best_rec returns, so it can flag a C++ exception
-cdef int64_t _best_frame(Ctx* c, int64_t position, int64_t kept,
-                         uint64_t used) except? -1152921504606846977 nogil:
-    """Most points of the remaining hand, whose first kind (at position) has a fitting meld."""
+cdef int64_t _best_frame(Ctx* c, int64_t low, int64_t position,
+                         int64_t kept) except? -1152921504606846977 nogil:
+    """Most points of the remaining hand, whose first kind is at position; the candidates
+    are the slots low .. start[position + 1] (see _low_slot)."""
     cdef int64_t limit = c.limit[_ORDER[position]]
     cdef int64_t high = c.start[position + 1]
     cdef int64_t* stack = c.stacks + position * c.depth_cap
     cdef int64_t depth = 0
-    cdef int64_t slot = c.start[position]
+    cdef int64_t slot = low
     cdef int64_t gained = 0
     cdef int64_t best = C_NEG_INF
     cdef int64_t saved, next_kept, sub, found, s
     cdef uint64_t group
+    cdef uint64_t used = 0       # groups of the split so far
     cdef bint visit = True
     while True:
         if visit and not _over(c, position, limit):
@@ -1024,7 +1085,7 @@ cdef int64_t _best_frame(Ctx* c, int64_t position, int64_t kept,
             next_kept = kept + saved
             if next_kept > c.keep:
                 next_kept = c.keep
-            sub = _best_rec(c, position + 1, next_kept, used)
+            sub = _best_rec(c, position + 1, next_kept)
             _restore(c, position, saved)
             if sub > C_NEG_INF and sub + gained > best:
                 best = sub + gained
@@ -1051,53 +1112,72 @@ cdef int64_t _best_frame(Ctx* c, int64_t position, int64_t kept,
     return best
 
 
-cdef int64_t _best_rec(Ctx* c, int64_t start, int64_t kept,
-                       uint64_t used) except? -1152921504606846977 nogil:
+cdef int64_t _best_rec(Ctx* c, int64_t start,
+                       int64_t kept) except? -1152921504606846977 nogil:
     cdef int64_t position = _first_position(c, start)
     cdef int64_t best = C_NEG_INF
     cdef int64_t key
-    cdef uint64_t aux
+    cdef uint64_t pending
     if position == KIND_COUNT:
         return 0 if kept >= c.keep else C_NEG_INF
     key = c.state * (c.keep + 1) + kept
-    aux = used & c.live_groups[position]
-    if not _memo_find(&c.memo, key, aux, &best):
-        best = _best_frame(c, position, kept, used)
-        _memo_put(&c.memo, key, aux, best)
+    # the groups anchored in start .. position - 1 (decided here): the reference's key
+    pending = c.anchored[position] & ~c.anchored[start]
+    if not _memo_find(&c.memo, key, pending, &best):
+        best = _best_frame(c, _low_slot(c, start, position), position, kept)
+        _memo_put(&c.memo, key, pending, best)
     return best
 
 
 cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept,
                       vector[int64_t]* picked) except -1 nogil:
     """Walk the memo down from the root in the reference's order; 1 when a lay-down worth
-    target was rebuilt, else 0. picked receives slots."""
+    target was rebuilt, else 0. picked receives slots.
+
+    The reference also stops at the held kinds that no meld holds (set aside here before
+    the programme starts, counted in kept): a group anchored before such a kind is decided
+    there, so the walk stops there too (the values are the same either way, the first
+    matching split need not be)."""
     cdef int64_t start = 0
-    cdef uint64_t used = 0
+    cdef uint64_t used
+    cdef uint64_t held
     cdef int64_t position, kind, high, depth, slot, gained, saved, next_kept, sub
     cdef int64_t found, s, j
     cdef uint64_t group
     cdef int64_t* stack
-    cdef bint visit, matched
+    cdef bint visit, matched, dead
     while True:
-        position = _first_position(c, start)
-        if position == KIND_COUNT:
+        if start >= KIND_COUNT:
             return 1
+        held = (c.levels[0] | c.dead) & (~(<uint64_t>0) << start)
+        if held == 0:
+            return 1
+        position = partition_ctz64(held)
+        dead = (c.dead >> position) & 1
         kind = _ORDER[position]
         high = c.start[position + 1]
         # levels > position are the only ones _best_rec touches from here
         stack = c.stacks + position * c.depth_cap
         depth = 0
-        slot = c.start[position]
+        slot = _low_slot(c, start, position)
         gained = 0
+        used = 0
         visit = True
         matched = False
         while True:
-            if visit and not _over(c, position, c.limit[kind]):
+            if visit and dead:
+                # already set aside (max_left checked before the programme started)
+                sub = _best_rec(c, position + 1, kept)
+                if sub > C_NEG_INF and sub + gained == target:
+                    matched = True
+                    target = sub
+                    break
+            elif visit and not _over(c, position, c.limit[kind]):
                 saved = _set_aside(c, position)
                 next_kept = kept + saved
                 if next_kept > c.keep:
                     next_kept = c.keep
-                sub = _best_rec(c, position + 1, next_kept, used)
+                sub = _best_rec(c, position + 1, next_kept)
                 if sub > C_NEG_INF and sub + gained == target:
                     matched = True
                     kept = next_kept
@@ -1217,7 +1297,7 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
                             target = C_NEG_INF
                             if feasible:
                                 with nogil:
-                                    target = _best_rec(&ctx, 0, kept, 0)
+                                    target = _best_rec(&ctx, 0, kept)
                                     if target != C_NEG_INF:
                                         matched = _reconstruct(&ctx, target, kept, &picked)
                             if target == C_NEG_INF:

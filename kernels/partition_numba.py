@@ -361,7 +361,14 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
 
 @njit(cache=True)
 def _prepare(hand, meld_counts, groups):
-    """Sparse melds, their layer masks, melds grouped by first card (CSR), memo-key places.
+    """Sparse melds, their layer masks, melds by attached position (CSR), memo-key places.
+
+    A meld is attached to the decision-order position of its first card; a
+    grouped one to its group's anchor (partition_ref._Problem), so that the
+    candidates of a stop at ``q`` reached from ``start`` are the slots
+    ``group_start[start] .. group_start[q + 1]``. ``cumulative[p]`` has bit g
+    for each group anchored before position p (the pending groups of such a
+    stop: ``cumulative[q] ^ cumulative[start]``).
 
     A meld's layer ``j`` mask has bit ``k`` (suited kind k < 52) when the meld
     holds more than ``j`` copies of k; it fits a remaining hand when each of
@@ -408,12 +415,27 @@ def _prepare(hand, meld_counts, groups):
                         layers[m, j] |= np.int64(1) << kind
                 if position_of[kind] < best_position:
                     best_position = position_of[kind]
-        first[m] = order[best_position]
+        first[m] = best_position
+    # each group's anchor (its melds' earliest first position); a meld is attached to
+    # its first position, a grouped one to its group's anchor
+    anchors = np.full(64, KIND_COUNT, dtype=np.int64)
+    for m in range(meld_total):
+        if groups[m] >= 0 and first[m] < anchors[groups[m]]:
+            anchors[groups[m]] = first[m]
+    # cumulative[p]: bit g for each group g anchored before position p
+    cumulative = np.zeros(KIND_COUNT + 1, dtype=np.int64)
+    for group in range(64):
+        if anchors[group] < KIND_COUNT:
+            cumulative[anchors[group] + 1] |= np.int64(1) << group
+    for position in range(KIND_COUNT):
+        cumulative[position + 1] |= cumulative[position]
     group_start = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     for m in range(meld_total):
+        if groups[m] >= 0:
+            first[m] = anchors[groups[m]]
         group_start[first[m] + 1] += 1
-    for kind in range(KIND_COUNT):
-        group_start[kind + 1] += group_start[kind]
+    for position in range(KIND_COUNT):
+        group_start[position + 1] += group_start[position]
     fill = group_start[:KIND_COUNT].copy()
     grouped = np.empty(meld_total, dtype=np.int64)
     slot_groups = np.empty(meld_total, dtype=np.int64)  # group of the meld in each slot
@@ -422,7 +444,7 @@ def _prepare(hand, meld_counts, groups):
         slot_groups[fill[first[m]]] = groups[m]
         fill[first[m]] += 1
     return (order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped, places,
-            slot_groups)
+            slot_groups, cumulative)
 
 
 @njit(cache=True)
@@ -486,7 +508,7 @@ def _memo_new(bits):
 
     Row ``[key, key2, value]``, so that a probe reads one cache line. The
     first key word is >= 0 (memo keys are), so -1 marks a free slot; the
-    second is the bit mask of the groups used (0 when counting). numba's
+    second is the bit mask of the groups pending at the stop (0 when counting). numba's
     typed Dict costs more per call and loses more to cold caches on small hands.
     """
     size = 1 << bits
@@ -568,7 +590,7 @@ def _shares(hand, meld_counts, points, widths, kinds, mults):
 
 
 @njit(cache=True)
-def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared, shares,
+def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, shares,
            meld_shares, memo, memo_meta, overflow):
     """The memoised programme of partition_ref, without recursion, from one state.
 
@@ -579,17 +601,19 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
     small stack. mode 0 counts lay-downs (saturating, ``overflow[0]`` set on
     overflow); mode 1 returns the most points leaving ``keep`` cards, at most
     ``max_left[k]`` copies of each kind k and one meld per group (NEG_INF if
-    none); ``used`` is the bit mask of the groups already used. The memo key
-    (mixed radix over the hand's kinds, times ``keep + 1`` plus the capped
-    kept count in mode 1; the used groups as second word) and the layer masks
-    are kept up to date incrementally.
+    none). A group's melds are all decided at one stop: the first one at or
+    after the group's anchor (see partition_ref._Problem), where its melds are
+    candidates besides the stop's own. The memo key (mixed radix over the
+    hand's kinds, times ``keep + 1`` plus the capped kept count in mode 1; the
+    bit mask of the groups pending at the stop as second word) and the layer
+    masks are kept up to date incrementally.
 
     In mode 1 a frame tries its non-empty multisets first and skips a child
     whose bound (``_shares``) cannot beat the frame's best so far; the frame's
     value stays exact, so the memo only ever holds exact values.
     """
     (order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped,
-     places, slot_groups) = prepared
+     places, slot_groups, cumulative) = prepared
     hand_layers = _hand_layers(remaining)
     state_key = 0
     bound = 0
@@ -608,23 +632,30 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
     top = -1
     child_start = start
     child_kept = kept
-    child_used = used
     entering = True
     value = 0
     while True:
         if entering:
             entering = False
-            # A kind none of whose melds fits is dead once reached (the melds using
-            # it start at it or earlier): it stays in hand. Set it aside like a
-            # decided kind, on the undo stack, so that states differing only there
-            # share a key, and no frame or memo entry is spent on it.
+            # A stop none of whose candidates fits (the melds attached to it and
+            # the pending groups') has only the empty multiset: its kind stays in
+            # hand. Set it aside like a decided kind, on the undo stack, so that
+            # states differing only there share a key, and no frame or memo entry
+            # is spent on it.
             mark = undo_top
             feasible = True
-            position = _first_position(remaining, child_start, order)
-            while position < KIND_COUNT and _next_fit(
-                    remaining, hand_layers, group_start[order[position]],
-                    group_start[order[position] + 1], grouped, layers, jokers,
-                    slot_groups, child_used) < 0:
+            pending = 0
+            low_slot = 0
+            while True:
+                position = _first_position(remaining, child_start, order)
+                if position == KIND_COUNT:
+                    break
+                pending = cumulative[position] ^ cumulative[child_start]
+                # no pending group: the melds attached before ``position`` never fit
+                low_slot = group_start[child_start if pending != 0 else position]
+                if _next_fit(remaining, hand_layers, low_slot, group_start[position + 1],
+                             grouped, layers, jokers, slot_groups, 0) >= 0:
+                    break
                 dead = order[position]
                 if remaining[dead] > max_left[dead]:
                     feasible = False
@@ -636,7 +667,7 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
                 state_key -= remaining[dead] * places[dead]
                 bound -= remaining[dead] * shares[dead]
                 _set_count(remaining, hand_layers, dead, 0)
-                position = _first_position(remaining, position + 1, order)
+                child_start = position + 1
             pushed = False
             if not feasible:
                 value = NEG_INF
@@ -649,7 +680,7 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
                 key = state_key
                 if mode == MODE_BEST:
                     key = key * (keep + 1) + child_kept
-                slot = _memo_slot(memo, memo_meta[1], key, child_used)
+                slot = _memo_slot(memo, memo_meta[1], key, pending)
                 if memo[slot, 0] == key:
                     value = memo[slot, 2]
                 else:
@@ -658,14 +689,14 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
                     f_int[top, F_POSITION] = position
                     f_int[top, F_KEY] = key
                     f_int[top, F_KEPT] = child_kept
-                    f_int[top, F_SLOT] = group_start[order[position]]
+                    f_int[top, F_SLOT] = low_slot
                     f_int[top, F_DEPTH] = 0
                     f_int[top, F_GAINED] = 0
                     f_int[top, F_ACC] = 0 if mode == MODE_COUNT else NEG_INF
                     f_int[top, F_EMPTY] = 0
                     f_int[top, F_UNDO] = mark
-                    f_int[top, F_USED] = child_used
-                    f_cur[top] = child_used
+                    f_int[top, F_USED] = pending
+                    f_cur[top] = 0
                     value = NO_VALUE
             if not pushed:
                 key_change, bound_change = _undo_dead(
@@ -694,7 +725,7 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
         value = 0
         position = f_int[top, F_POSITION]
         kind = order[position]
-        high = group_start[kind + 1]
+        high = group_start[position + 1]
         if mode == MODE_COUNT and f_int[top, F_EMPTY] == 0:
             # counting: the empty multiset first, as in the reference
             f_int[top, F_EMPTY] = 1
@@ -704,7 +735,6 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
                                           places, shares)
             child_start = position + 1
             child_kept = min(keep, f_int[top, F_KEPT] + saved)
-            child_used = f_cur[top]
             entering = True
             continue
         # advance to the next multiset S whose child may still matter
@@ -739,7 +769,6 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
                                               places, shares)
                 child_start = position + 1
                 child_kept = min(keep, f_int[top, F_KEPT] + saved)
-                child_used = f_cur[top]
                 entering = True
                 break
             if f_int[top, F_DEPTH] == 0:
@@ -770,7 +799,6 @@ def _solve(remaining, start, kept, used, keep, mode, points, max_left, prepared,
                                               places, shares)
                 child_start = position + 1
                 child_kept = min(keep, f_int[top, F_KEPT] + saved)
-                child_used = f_cur[top]
                 entering = True
                 continue
         # frame finished: undo the dead kinds set aside on entry, return to the parent
@@ -805,10 +833,11 @@ for _bit in range(64):
 DEBRUIJN_BITS = _DEBRUIJN_BITS
 DEBRUIJN_SIGNED = DEBRUIJN - (1 << 64) if DEBRUIJN >= (1 << 63) else DEBRUIJN
 PACK_BITS = 63          # the packed state must stay non-negative
-MAX_DENSE_GROUPS = 56   # used groups share the second memo word with the kept count (7 bits)
+MAX_DENSE_GROUPS = 56   # pending groups share the second memo word with the kept count (7 bits)
 # rows of the packed tables (int64[P_ROWS, n]): per local kind ...
-PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_START = 0, 1, 2, 3, 4, 5
-# ... and per slot (melds grouped by first kind, catalogue order inside a kind)
+PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_START, PK_CUM, PK_ROWS = 0, 1, 2, 3, 4, 5, 6, 7
+# ... and per slot (melds by attached local kind: the first kind, or the group's anchor;
+# catalogue order inside); PK_CUM[i]: dense bits of the groups anchored before local kind i
 PS_MELD, PS_PACKED, PS_GROUPBIT, PS_POINTS, PS_SHARE = 0, 1, 2, 3, 4
 # frame columns
 FR_POS, FR_KEY2, FR_KEPT, FR_SLOT, FR_DEPTH, FR_GAINED, FR_ACC, FR_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
@@ -826,7 +855,7 @@ def _lowest_owner(state, owner):
 def _pack(hand, meld_counts, points, groups, max_left, mode):
     """Packed tables of the hand, or an empty ``kinds`` table when it does not fit one int64.
 
-    Returns (kinds int64[6, L + 1], slots int64[5, M], owner int64[64] (local
+    Returns (kinds int64[PK_ROWS, L + 1], slots int64[5, M], owner int64[64] (local
     kind of each state bit), guards, state); ``kinds`` has no columns when the
     hand needs more than PACK_BITS bits or the melds more than
     MAX_DENSE_GROUPS groups (the caller then takes the general programme).
@@ -848,7 +877,7 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
             while (count >> width) > 0:
                 width += 1
             bits += width + 1
-    kinds = np.zeros((6, local + 1), dtype=np.int64)
+    kinds = np.zeros((PK_ROWS, local + 1), dtype=np.int64)
     slots = np.zeros((5, meld_total), dtype=np.int64)
     owner = np.zeros(64, dtype=np.int64)
     if bits > PACK_BITS:
@@ -873,10 +902,15 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
             guards |= np.int64(1) << (shift + width)
             state |= count << shift
             shift += width + 1
-    # first local kind of each meld, its packed form; bucket by first kind (counting sort)
+    # first local kind of each meld and its packed form; dense group numbers and each
+    # group's anchor (its melds' earliest first kind); bucket the melds by attached
+    # kind (first kind, or the group's anchor), catalogue order inside (counting sort)
     firsts = np.empty(meld_total, dtype=np.int64)
     packed = np.zeros(meld_total, dtype=np.int64)
     sizes = np.zeros(meld_total, dtype=np.int64)
+    dense = np.full(64, -1, dtype=np.int64)
+    anchors = np.full(64, local, dtype=np.int64)
+    dense_count = 0
     for m in range(meld_total):
         first = local
         for p in range(local):
@@ -889,11 +923,26 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
                 if i < first:
                     first = i
         firsts[m] = first
-        kinds[PK_START, first + 1] += 1
+        group = groups[m]
+        if group >= 0:
+            if dense[group] < 0:
+                dense[group] = dense_count
+                dense_count += 1
+            if first < anchors[dense[group]]:
+                anchors[dense[group]] = first
+    if dense_count > MAX_DENSE_GROUPS:
+        return kinds[:, :0], slots, owner, 0, 0
+    for m in range(meld_total):
+        if groups[m] >= 0:
+            firsts[m] = anchors[dense[groups[m]]]
+        kinds[PK_START, firsts[m] + 1] += 1
     for i in range(local):
         kinds[PK_START, i + 1] += kinds[PK_START, i]
-    dense = np.full(64, -1, dtype=np.int64)
-    dense_count = 0
+    for d in range(dense_count):
+        if anchors[d] < local:
+            kinds[PK_CUM, anchors[d] + 1] |= np.int64(1) << d
+    for i in range(local):
+        kinds[PK_CUM, i + 1] |= kinds[PK_CUM, i]
     fill = kinds[PK_START].copy()
     for m in range(meld_total):
         s = fill[firsts[m]]
@@ -901,15 +950,8 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
         slots[PS_MELD, s] = m
         slots[PS_PACKED, s] = packed[m]
         slots[PS_POINTS, s] = points[m]
-        group = groups[m]
-        if group >= 0:
-            if dense[group] < 0:
-                dense[group] = dense_count
-                dense_count += 1
-            if dense[group] < MAX_DENSE_GROUPS:
-                slots[PS_GROUPBIT, s] = np.int64(1) << dense[group]
-    if dense_count > MAX_DENSE_GROUPS:
-        return kinds[:, :0], slots, owner, 0, 0
+        if groups[m] >= 0:
+            slots[PS_GROUPBIT, s] = np.int64(1) << dense[groups[m]]
     if mode == MODE_BEST:
         # per-card point shares (see _shares), over local kinds
         for m in range(meld_total):
@@ -951,17 +993,19 @@ def _packed_fit(state, guards, used, slot, high, slots):
 
 
 @njit(cache=True)
-def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, memo, meta,
+def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, memo, meta,
                   overflow):
     """_solve on the packed state: same values, same memo discipline, no undo stacks.
 
     Each frame records the state with its multiset S applied (before its kind
     is set aside), so a returning child needs nothing undone. Dead kinds are
-    set aside on entry as in _solve; memo keys are (state, used << 7 | kept).
+    set aside on entry as in _solve; memo keys are (state, pending << 7 | kept),
+    ``pending`` the dense bits of the groups anchored in ``start .. position - 1``.
     """
     frames = np.empty((kinds.shape[1] + 1, FR_COLS), dtype=np.int64)
     stack = np.empty((kinds.shape[1] + 1, MAX_DEPTH), dtype=np.int64)
     bound = _bound_of(state, kinds) if mode == MODE_BEST else 0
+    grouped = kinds[PK_CUM, kinds.shape[1] - 1] != 0
     top = -1
     value = 0
     entering = True
@@ -970,10 +1014,18 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
             entering = False
             feasible = True
             position = -1
+            pending = 0
+            low_slot = 0
             while state != 0:
                 position = _lowest_owner(state, owner)
-                if _packed_fit(state, guards, used, kinds[PK_START, position],
-                               kinds[PK_START, position + 1], slots) >= 0:
+                low_slot = kinds[PK_START, position]
+                if grouped:
+                    pending = kinds[PK_CUM, position] ^ kinds[PK_CUM, start]
+                    # no pending group: the melds attached before ``position`` never fit
+                    if pending != 0:
+                        low_slot = kinds[PK_START, start]
+                if _packed_fit(state, guards, 0, low_slot, kinds[PK_START, position + 1],
+                               slots) >= 0:
                     break
                 count = (state >> kinds[PK_SHIFT, position]) & kinds[PK_LOW, position]
                 if count > kinds[PK_MAXLEFT, position]:
@@ -982,6 +1034,7 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
                 kept = min(keep, kept + count)
                 bound -= count * kinds[PK_SHARE, position]
                 state &= ~kinds[PK_FIELD, position]
+                start = position + 1
             pushed = False
             if not feasible:
                 value = NEG_INF
@@ -991,7 +1044,7 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
                 else:
                     value = 0 if kept >= keep else NEG_INF
             else:
-                key2 = (used << 7) | kept
+                key2 = (pending << 7) | kept
                 slot = _memo_slot(memo, meta[1], state, key2)
                 if memo[slot, 0] == state:
                     value = memo[slot, 2]
@@ -1002,14 +1055,14 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
                     frames[top, FR_KEY] = state
                     frames[top, FR_KEY2] = key2
                     frames[top, FR_KEPT] = kept
-                    frames[top, FR_SLOT] = kinds[PK_START, position]
+                    frames[top, FR_SLOT] = low_slot
                     frames[top, FR_DEPTH] = 0
                     frames[top, FR_GAINED] = 0
                     frames[top, FR_ACC] = 0 if mode == MODE_COUNT else NEG_INF
                     frames[top, FR_EMPTY] = 0
                     frames[top, FR_STATE] = state
                     frames[top, FR_BOUND] = bound
-                    frames[top, FR_USED] = used
+                    frames[top, FR_USED] = 0
                     value = NO_VALUE
             if not pushed and top < 0:
                 return value, memo
@@ -1040,7 +1093,7 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
             saved = (cur >> shift) & low
             state = cur & ~field
             kept = min(keep, frames[top, FR_KEPT] + saved)
-            used = cur_used
+            start = position + 1
             entering = True
             continue
         # advance to the next multiset S whose child may still matter
@@ -1073,7 +1126,7 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
                 state = cur & ~field
                 bound = cur_bound - saved * share
                 kept = min(keep, frames[top, FR_KEPT] + saved)
-                used = cur_used
+                start = position + 1
                 entering = True
                 break
             if frames[top, FR_DEPTH] == 0:
@@ -1100,7 +1153,7 @@ def _packed_solve(state, kept, used, keep, mode, kinds, slots, owner, guards, me
                 state = cur & ~field
                 bound = child_bound
                 kept = min(keep, frames[top, FR_KEPT] + saved)
-                used = cur_used
+                start = position + 1
                 entering = True
                 continue
         # frame finished: store its value, return to the parent
@@ -1151,7 +1204,7 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
     result = target
     picked_count = 0
     kept = 0
-    used = 0
+    start = 0
     stack = np.empty(MAX_DEPTH, dtype=np.int64)
     while state != 0:
         position = _lowest_owner(state, owner)
@@ -1159,11 +1212,12 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
         shift = kinds[PK_SHIFT, position]
         low = kinds[PK_LOW, position]
         high = kinds[PK_START, position + 1]
-        slot = kinds[PK_START, position]
+        pending = kinds[PK_CUM, position] ^ kinds[PK_CUM, start]
+        slot = kinds[PK_START, start if pending != 0 else position]
         depth = 0
         gained = 0
         cur = state
-        cur_used = used
+        cur_used = 0
         matched = False
         while True:
             # the leaf for the current S, evaluated exactly unless its bound rules it out
@@ -1172,13 +1226,13 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
                 child = cur & ~field
                 next_kept = min(keep, kept + saved)
                 if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
-                    sub, memo = _packed_solve(child, next_kept, cur_used, keep, MODE_BEST, kinds,
-                                              slots, owner, guards, memo, meta, overflow)
+                    sub, memo = _packed_solve(child, position + 1, next_kept, keep, MODE_BEST,
+                                              kinds, slots, owner, guards, memo, meta, overflow)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         state = child
                         kept = next_kept
-                        used = cur_used
+                        start = position + 1
                         target = sub
                         break
             advanced = False
@@ -1234,7 +1288,7 @@ def count(hand, meld_counts):
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
     meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
-    total, _ = _solve(remaining, 0, 0, 0, 0, MODE_COUNT, points, hand, prepared, shares,
+    total, _ = _solve(remaining, 0, 0, 0, MODE_COUNT, points, hand, prepared, shares,
                       meld_shares, memo, memo_meta, overflow)
     return total, overflow[0]
 
@@ -1258,11 +1312,11 @@ def best(hand, meld_counts, points, keep, groups, max_left):
     overflow = np.zeros(1, dtype=np.int64)
     prepared = _prepare(hand, meld_counts, groups)
     (order, widths, kinds, mults, layers, jokers, _, group_start, grouped, _,
-     slot_groups) = prepared
+     slot_groups, cumulative) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds, mults)
     remaining = hand.copy()
     target, memo = _solve(
-        remaining, 0, 0, 0, keep, MODE_BEST, points, max_left, prepared, shares, meld_shares,
+        remaining, 0, 0, keep, MODE_BEST, points, max_left, prepared, shares, meld_shares,
         memo, memo_meta, overflow)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
@@ -1272,18 +1326,18 @@ def best(hand, meld_counts, points, keep, groups, max_left):
     result = target
     start = 0
     kept = 0
-    used = 0
     stack = np.empty(MAX_DEPTH, dtype=np.int64)
     while True:
         position = _first_position(remaining, start, order)
         if position == KIND_COUNT:
             break
         kind = order[position]
-        high = group_start[kind + 1]
+        high = group_start[position + 1]
+        pending = cumulative[position] ^ cumulative[start]
         depth = 0
-        slot = group_start[kind]
+        slot = group_start[start if pending != 0 else position]
         gained = 0
-        cur = used
+        cur = 0
         matched = False
         while True:
             # the leaf for the current S, evaluated exactly unless its bound rules it out
@@ -1296,12 +1350,11 @@ def best(hand, meld_counts, points, keep, groups, max_left):
                     child_bound += remaining[k] * shares[k]
                 if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
                     sub, memo = _solve(
-                        remaining, position + 1, next_kept, cur, keep, MODE_BEST, points,
+                        remaining, position + 1, next_kept, keep, MODE_BEST, points,
                         max_left, prepared, shares, meld_shares, memo, memo_meta, overflow)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         kept = next_kept
-                        used = cur
                         target = sub
                         break
                 _set_count(remaining, hand_layers, kind, saved)

@@ -287,3 +287,23 @@ def test_kernels_refuse_a_catalogue_outside_the_hand():
 
 def test_default_backend_is_the_fastest_built_one():
     assert partition.DEFAULT_BACKEND == "cython"
+
+
+def test_pending_group_decided_at_a_kind_no_meld_holds():
+    """A group whose anchor's kind was used up is decided at the next stop (pending),
+    even when that stop is a kind no meld holds; every backend reports the same melds."""
+    kinds = [int(kind) for kind in decision_order()[:5]]
+    hand = np.zeros(KIND_COUNT, dtype=np.int64)
+    hand[kinds] = 1
+    rows = [[kinds[0], kinds[1]], [kinds[1], kinds[4]], [kinds[3], kinds[4]], [kinds[3]]]
+    counts = np.zeros((len(rows), KIND_COUNT), dtype=np.int64)
+    for index, row in enumerate(rows):
+        counts[index, row] = 1
+    zeros = np.zeros(len(rows), dtype=np.int64)
+    table = partition.Catalogue(np.arange(len(rows), dtype=np.int64), counts, zeros, zeros,
+                                zeros, np.array([10, 1, 5, 5], dtype=np.int64))
+    groups = [-1, 0, 0, -1]
+    expected = partition.best(hand, table, 0, "python", groups, hand)
+    assert expected == (15, [0, 3])
+    for backend in FAST_BACKENDS:
+        assert partition.best(hand, table, 0, backend, groups, hand) == expected, backend
