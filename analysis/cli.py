@@ -13,8 +13,9 @@ import sys
 
 from kernels.partition import BACKENDS, CountOverflowError
 from solver.errors import BiribaError, IllegalMeldError
-from solver.laydown import best_laydown, count_laydowns_timed
+from solver.laydown import count_laydowns_timed
 from solver.melds import analyze_meld, check_trump
+from solver.optimizer import OBJECTIVES, SOLVERS, Config, Instance, optimize_laydown
 from solver.rules import OPTIONS, PRESETS, get_rules
 
 EXIT_BAD_INPUT = 2
@@ -112,24 +113,47 @@ def _default_backend():
 def _cmd_best(args):
     rules = _rules_from(args)
     trump = check_trump(args.trump, rules)
-    result = best_laydown(args.hand, rules, trump, keep=args.keep, backend=args.backend)
+    instance = Instance.build(
+        args.hand, table=args.table, rules=rules, trump=trump, opened=args.opened,
+        score=args.score, keep=args.keep, must_use=" ".join(args.must_use), players=args.players,
+    )
+    config = Config(solver=args.solver, objective=args.objective, backend=args.backend,
+                    time_limit=args.time_limit)
+    result = optimize_laydown(instance, config)
     described = [_describe_meld(meld.cards, rules, trump) for meld in result.melds]
     if args.json:
         data = result.to_dict()
         data["melds"] = [info.ordered_cards() for info, _ in described]
+        data["seconds"] = round(result.seconds, 6)
         _print_json(data)
         return 0
+    goal = {"points": "the most points", "cards": "the most cards",
+            "out": "going out"}[args.objective]
     print(f"best lay-down under {rules.name!r}"
           + (f" (trump {args.trump.upper()})" if trump is not None else "")
-          + f", keeping at least {args.keep} card(s): {result.points} points")
-    if not described:
-        print("  no meld to lay down")
+          + f" for {goal}, keeping at least {args.keep} card(s): {result.points} points"
+          + ("" if result.optimal else " (not proven optimal: time limit)"))
+    if instance.minimum:
+        print(f"  vulnerable: a first lay-down must be worth at least {instance.minimum}")
+    if not result.feasible:
+        print("  no lay-down meets the constraints"
+              + (f" (must use {instance.must_use})" if instance.must_use else ""))
+        return 0
+    if not described and not result.extensions:
+        print("  nothing to lay down")
     rows = [(" ".join(info.ordered_cards()), text, info.points) for info, text in described]
+    for extension in result.extensions:
+        before = instance.table[extension.table_index]
+        rows.append((f"+ {extension.cards}",
+                     f"onto table meld {extension.table_index} ({before})", extension.points))
     width = max([len(cards) for cards, _, _ in rows] + [5])
     kind_width = max([len(text) for _, text, _ in rows] + [4])
     for cards, text, points in rows:
         print(f"  {cards:<{width}}  {text:<{kind_width}}  {points:>5}")
     print(f"  left in hand: {result.left or '-'}")
+    if args.objective == "out":
+        print("  goes out: " + ("yes" if result.goes_out else "no"))
+    print(f"  solver: {result.solver} ({result.seconds * 1000:.2f} ms)")
     return 0
 
 
@@ -171,11 +195,28 @@ def build_parser() -> argparse.ArgumentParser:
     partitions.add_argument("--json", action="store_true", help="one JSON object")
     partitions.set_defaults(handler=_cmd_partitions)
 
-    best = commands.add_parser("best", help="the lay-down worth the most points")
+    best = commands.add_parser(
+        "best", help="the lay-down worth the most points, with the team's table melds")
     best.add_argument("hand", help="the hand's cards")
     _add_rules_arguments(best)
     best.add_argument("--trump", help="trump suit S, H, D or C")
     best.add_argument("--keep", type=int, default=1, help="cards to keep in hand (default 1)")
+    best.add_argument("--table", action="append", default=[], metavar="CARDS",
+                      help="a meld of the team on the table, repeatable")
+    best.add_argument("--opened", action="store_true",
+                      help="the team has laid down this round already")
+    best.add_argument("--score", type=int, default=0,
+                      help="the team's match score (vulnerability minimum)")
+    best.add_argument("--must-use", action="append", default=[], metavar="CARD",
+                      help="a card that must be laid (the top of a taken pile), repeatable")
+    best.add_argument("--objective", choices=OBJECTIVES, default="points",
+                      help="most points (default), most cards, or going out")
+    best.add_argument("--solver", choices=SOLVERS, default="kernel",
+                      help="exact partition kernel (default) or OR-Tools CP-SAT")
+    best.add_argument("--time-limit", type=float, default=10.0,
+                      help="CP-SAT limit in deterministic time (default 10)")
+    best.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 6),
+                      help="players at the table: 6 play with three decks (default 4)")
     best.add_argument("--backend", choices=BACKENDS, help="kernel backend (default: fastest)")
     best.add_argument("--json", action="store_true", help="one JSON object")
     best.set_defaults(handler=_cmd_best)

@@ -82,22 +82,52 @@ class CatalogueMeld:
 
 
 @dataclass(frozen=True)
+class Extension:
+    """Cards from the hand added to the team's table meld number ``table_index``."""
+
+    table_index: int
+    cards: Hand
+    meld: Hand           # the table meld after the addition
+    points: int          # card values of the added cards + change of bonus
+
+    def to_dict(self) -> dict:
+        return {"table_index": self.table_index, "cards": self.cards.to_list(),
+                "points": self.points}
+
+
+@dataclass(frozen=True)
 class LayDown:
-    """A lay-down: melds to put on the table and the cards left in hand."""
+    """A lay-down: melds to put on the table, table melds to extend, the cards left in hand.
+
+    ``points`` counts the new melds and the extensions. ``feasible`` is False
+    when no lay-down meets the instance's constraints (a must-use card that
+    fits nowhere, say): then nothing is laid. ``goes_out`` says the hand is
+    left with exactly the cards it must keep (the discard, or none).
+    """
 
     melds: tuple[CatalogueMeld, ...]
     left: Hand
     points: int
     optimal: bool
     backend: str
+    extensions: tuple[Extension, ...] = ()
+    solver: str = "kernel"
+    seconds: float = 0.0
+    feasible: bool = True
+    goes_out: bool = False
 
     def to_dict(self) -> dict:
         return {
             "points": self.points,
             "melds": [meld.cards.to_list() for meld in self.melds],
+            "extensions": [extension.to_dict() for extension in self.extensions],
             "left": self.left.to_list(),
             "optimal": self.optimal,
+            "feasible": self.feasible,
+            "goes_out": self.goes_out,
+            "solver": self.solver,
             "backend": self.backend,
+            "seconds": self.seconds,
         }
 
 
@@ -196,5 +226,5 @@ def best_laydown(hand, rules="classic", trump=None, keep: int = 1, backend=None)
         left = left - meld.cards
     return LayDown(
         melds=chosen, left=left, points=int(points), optimal=True,
-        backend=partition.resolve_backend(backend),
+        backend=partition.resolve_backend(backend), goes_out=len(left) == keep,
     )

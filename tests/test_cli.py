@@ -90,9 +90,11 @@ def test_best_json_contract(capsys):
                          "--backend", "python")
     assert code == 0 and err == ""
     data = json.loads(out)
+    assert isinstance(data.pop("seconds"), float)
     assert data == {
         "points": 650, "melds": [["4H", "5H", "6H", "7H", "8H", "9H", "10H"]],
-        "left": ["KS", "KD"], "optimal": True, "backend": "python",
+        "extensions": [], "left": ["KS", "KD"], "optimal": True, "feasible": True,
+        "goes_out": False, "solver": "kernel", "backend": "python",
     }
 
 
@@ -125,8 +127,60 @@ def test_partitions_json_every_backend(capsys, backend):
         (["best", "AS 2S 3S", "--backend", "gpu"], "invalid choice: 'gpu'"),
         (["partitions", "AS AS AS AS"], "more copies"),
         (["best", "AS 2S 3S", "--keep", "x"], "invalid int value: 'x'"),
+        (["best", "8H 9H", "--table", "5H 6H"], "table meld 0 '5H 6H' is not a legal meld"),
+        (["best", "8H 9H", "--table", "5H 6H 7H", "--table", "KS QD JC"],
+         "table meld 1 'KS QD JC' is not a legal meld"),
+        (["best", "8H 9H 7C", "--table", "7C 7C 7D"], "3 copies of 7C"),
+        (["best", "8H 9H", "--must-use", "9C"], "must-use card(s) '9C'"),
+        (["best", "8H 9H", "--solver", "glpk"], "invalid choice: 'glpk'"),
     ],
 )
 def test_laydown_bad_input_is_one_line_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and needle in err and err.count("\n") == 1
+
+
+# --- best with the team's table melds (optimizer) -------------------------------------
+
+
+def test_best_with_table_json_gives_extensions(capsys):
+    argv = ["best", "8H 9H KS 3C 3D 3S", "--table", "5H 6H 7H", "--table", "QC QD QS",
+            "--json"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["extensions"] == [{"table_index": 0, "cards": ["8H", "9H"], "points": 20}]
+    assert data["melds"] == [["3S", "3D", "3C"]] or sorted(data["melds"][0]) == ["3C", "3D", "3S"]
+    assert data["points"] == 35 and data["solver"] == "kernel" and data["left"] == ["KS"]
+    code, out, _ = run(capsys, *argv, "--solver", "cpsat")
+    cpsat = json.loads(out)
+    assert cpsat["points"] == 35 and cpsat["solver"] == "cpsat" and cpsat["optimal"] is True
+
+
+def test_best_readable_names_the_table_meld_extended(capsys):
+    code, out, _ = run(capsys, "best", "8H 9H KS", "--table", "5H 6H 7H")
+    assert code == 0
+    assert "+ 8H 9H" in out and "onto table meld 0 (5H 6H 7H)" in out and "left in hand: KS" in out
+
+
+def test_best_score_makes_the_team_vulnerable(capsys):
+    # RULES.md §6: classic 1000-1499 needs 75; 4H 5H 6H is worth 15.
+    code, out, _ = run(capsys, "best", "4H 5H 6H KS", "--score", "1200")
+    assert code == 0 and "at least 75" in out and "nothing to lay down" in out
+    code, out, _ = run(capsys, "best", "4H 5H 6H KS", "--score", "1200", "--opened", "--json")
+    assert json.loads(out)["points"] == 15
+
+
+def test_best_must_use_that_fits_nowhere_is_reported(capsys):
+    code, out, _ = run(capsys, "best", "4H 5H 6H 9C", "--must-use", "9C", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["feasible"] is False and data["melds"] == []
+    code, out, _ = run(capsys, "best", "4H 5H 6H 9C", "--must-use", "9C")
+    assert "no lay-down meets the constraints (must use 9C)" in out
+
+
+def test_best_objective_out(capsys):
+    code, out, _ = run(capsys, "best", "3H 4H 5H KS KD KC 9C", "--objective", "out")
+    assert code == 0 and "goes out: yes" in out
+    code, out, _ = run(capsys, "best", "3H 4H 5H KS KD 9C", "--objective", "out", "--json")
+    assert json.loads(out)["goes_out"] is False
