@@ -8,14 +8,16 @@ Same algorithms and results as :mod:`kernels.partition_ref` and
 structure follows the numba port: the catalogue enumerates every (meld,
 reading) candidate, sorts them stably by key and keeps each key's best
 reading; ``count`` and ``best`` run the memoised programme over remaining
-hands (C recursion, at most 53 deep: one level per decided kind, each with its
-multiset S of melds as a small stack), deciding kinds in
-:func:`kernels.params.decision_order` and trying the multisets S in the
-reference's order, so ``best``'s reconstructed lay-down is the reference's and
+hands (C recursion, one level per step: at most 53 deep without groups, one
+per decided kind, each kind with its multiset S of melds as a small stack),
+deciding kinds in :func:`kernels.params.decision_order` and trying the
+multisets S in the reference's order, so ``best``'s reconstructed lay-down is the reference's and
 the numba backend's. ``best`` takes the optimizer's constraints too (``groups``:
-at most one meld per group, every meld of a group decided at the group's anchor
-as in the reference, the memo state then holds the mask of the pending groups;
-``max_left``: checked when a kind is set aside).
+at most one meld per group; ``max_left``: checked when a kind is set aside).
+With groups ``best`` walks the reference's fixed sequence of *steps* (per
+decision position, a step per group anchored there, then the kind's step; the
+memo state then holds the step index); without them the steps are the
+positions, and the plain first-card programme runs.
 The memo is an open-addressing table in a C++ vector.
 
 Array shapes: ``hand`` int64[53]; ``scalars`` int64[6] (RuleParams switches);
@@ -484,8 +486,8 @@ cdef int _get_int64(object obj, Py_buffer* view, int ndim, str name) except -1:
 # --- the memo: open addressing over (key, aux) pairs, keys >= 0 ---------------------
 #
 # Memo keys are the remaining hand in mixed radix (times keep + 1, plus kept, for best),
-# so they are >= 0 and -1 can mark a free slot; aux is best's mask of the pending groups
-# (decided at this stop; 0 when counting or without groups). Linear probing over a power-of-two table kept at most
+# so they are >= 0 and -1 can mark a free slot; aux is best's step index with groups
+# (0 when counting or without groups). Linear probing over a power-of-two table kept at most
 # half full, entries of three int64 (key, aux, value) in a vector that the module reuses
 # across calls; the table starts small (a 16-card hand meets 20-200 states) and grows.
 
@@ -579,10 +581,13 @@ cdef int _memo_put(Memo* memo, int64_t key, uint64_t aux, int64_t value) except 
 # bits down one level, L word operations with no loop over the meld's kinds; a meld is
 # the sum of its needs[t] sets.
 #
-# The melds are stored sparse and grouped by the position they are attached to (CSR over
-# positions), in "slots": an ungrouped meld's first card, a grouped meld's group anchor
-# (the reference's attached lists, so a stop's candidates are one slot range); a meld
-# that exceeds the hand never fits and gets no slot. A
+# The melds are stored sparse and grouped by the step that decides them (CSR over
+# steps), in "slots": an ungrouped meld at its first card's kind step, a grouped meld at
+# its group's step (the reference's attached and members lists, so a step's candidates
+# are one slot range); a meld that exceeds the hand never fits and gets no slot. The
+# steps are the reference's: for each decision position, one step per group anchored
+# there (a group with a slot; ascending group number), then the kind step of the
+# position. Without groups the steps are the positions (step p is position p). A
 # kind that no meld with a slot holds can only stay in hand: it is set aside before the
 # programme starts (it counts towards kept, and must respect max_left), so it takes no
 # place in the memo key.
@@ -613,12 +618,15 @@ cdef struct Ctx:
     int64_t state              # the remaining hand in mixed radix, kept up to date
     const int64_t* place_at    # [KIND_COUNT], mixed-radix place per position (0: not in play)
     const int64_t* limit       # [KIND_COUNT], max_left (best only), by kind
-    const int64_t* start       # [KIND_COUNT + 1], CSR over attached positions
+    const int64_t* start       # [step_total + 1], CSR over steps
+    const int64_t* step_pos    # [step_total], the position of each step
+    const int64_t* kstep       # [KIND_COUNT], the kind step of each position
+    const int64_t* first_step  # [KIND_COUNT], the first step of each position
+    int64_t step_total
     const int64_t* deltas      # [slots], what a meld takes off the state
     const int64_t* reach       # [slots], largest multiplicity
     const int64_t* points      # [slots] (best only)
     const uint64_t* groups     # [slots], 1 << group, 0 for none (best only)
-    const uint64_t* anchored   # [KIND_COUNT + 1]: groups anchored before each position
     const uint64_t* needs      # [slots, L]: needs[s, t]: kinds of s with multiplicity > t
     uint64_t* levels           # [L]: bit position_of[k] of levels[t] iff remaining[k] > t
     int64_t level_count        # L: the largest count in play (at least 1)
@@ -628,41 +636,37 @@ cdef struct Ctx:
     int64_t overflow
     Memo memo
     uint64_t anchors           # bit p: some group with a slot is anchored at position p
-    uint64_t dead              # bit p: the kind at p is held but in no meld with a slot
-
-
-cdef uint64_t _NO_GROUPS[KIND_COUNT + 1]
-memset(_NO_GROUPS, 0, sizeof(_NO_GROUPS))
 
 
 cdef class _Workspace:
     """Buffers of one call, kept by the module between calls (no allocation per call)."""
 
     cdef bint busy
-    cdef vector[int64_t] place_of, place_at, start, deltas, reach
+    cdef vector[int64_t] place_of, place_at, start, deltas, reach, step_pos, kstep, first_step
     cdef vector[int64_t] points, slot_meld, stacks
     cdef vector[int64_t] tmp_kinds, tmp_mults, tmp_width, tmp_first, memo_slots, memo_spare
-    cdef vector[uint64_t] groups, anchored, needs, levels
+    cdef vector[uint64_t] groups, needs, levels
     cdef int64_t depth_cap, level_count, meld_total, slot_total, card_total
-    cdef int64_t state_total, aside_cards
-    cdef uint64_t anchors, dead
+    cdef int64_t state_total, aside_cards, step_total
+    cdef uint64_t anchors
 
     cdef int build(self, const int64_t* hand, const int64_t* melds, int64_t meld_total,
                    const int64_t* points, const int64_t* groups) except -1:
-        """Sparse slots, CSR over attached positions, memo-key places, bit masks.
+        """Sparse slots, CSR over steps, memo-key places, bit masks.
 
-        A meld's slot sits at its attached position: its first card's for an ungrouped
-        meld, its group's anchor (the smallest first card among all the group's melds,
-        those without a slot included, as the reference) for a grouped one; within a
-        position, in catalogue order."""
+        A meld's slot sits at its step: its first card's kind step for an ungrouped
+        meld, its group's step for a grouped one (placed at the group's anchor: the
+        smallest first card among all the group's melds, those without a slot included,
+        as the reference); within a step, in catalogue order."""
         cdef int64_t anchor[63]
         cdef uint64_t slotted_groups = 0
         cdef int64_t group_count = 0
         cdef int64_t full_first
         cdef int64_t absent[KIND_COUNT]
         cdef int64_t present[KIND_COUNT]
-        cdef int64_t per_position[KIND_COUNT + 1]
-        cdef int64_t fill[KIND_COUNT + 1]
+        cdef int64_t per_step[KIND_COUNT + 64]
+        cdef int64_t fill[KIND_COUNT + 64]
+        cdef int64_t group_step[63]
         cdef int64_t present_count = 0
         cdef int64_t kind, count, m, j, t, width, first, place, slot, level_count, delta
         cdef int64_t reach, group, bad, W
@@ -693,7 +697,7 @@ cdef class _Workspace:
         self.tmp_first.resize(meld_total)
         tk = self.tmp_kinds.data()
         tm = self.tmp_mults.data()
-        memset(per_position, 0, sizeof(per_position))
+        memset(per_step, 0, sizeof(per_step))
         for j in range(63):
             anchor[j] = KIND_COUNT
         for m in range(meld_total):
@@ -739,31 +743,45 @@ cdef class _Workspace:
             self.tmp_first[m] = first
             if group >= 0:
                 slotted_groups |= (<uint64_t>1) << group
-            else:
-                per_position[first] += 1
             for j in range(width):
                 live |= (<uint64_t>1) << tk[m * W + j]
-        # grouped melds: attached at their group's anchor (tmp_first from here on); the
-        # groups anchored before each position (none: fill() points at _NO_GROUPS)
+        # the steps: per position, the groups (with a slot) anchored there, then its kind
         self.anchors = 0
-        if slotted_groups != 0:
-            self.anchored.assign(KIND_COUNT + 1, 0)
-            for j in range(63):
-                if (slotted_groups >> j) & 1:
-                    group_count += 1
-                    self.anchors |= (<uint64_t>1) << anchor[j]
-                    for t in range(anchor[j] + 1, KIND_COUNT + 1):
-                        self.anchored[t] |= (<uint64_t>1) << j
-            for m in range(meld_total):
-                if self.tmp_first[m] >= 0 and groups[m] >= 0:
-                    first = anchor[groups[m]]
-                    self.tmp_first[m] = first
-                    per_position[first] += 1
+        for j in range(63):
+            if (slotted_groups >> j) & 1:
+                group_count += 1
+                self.anchors |= (<uint64_t>1) << anchor[j]
+        self.step_pos.resize(KIND_COUNT + group_count)
+        self.kstep.resize(KIND_COUNT)
+        self.first_step.resize(KIND_COUNT)
+        slot = 0
+        for t in range(KIND_COUNT):
+            self.first_step[t] = slot
+            if (self.anchors >> t) & 1:
+                for j in range(63):
+                    if (slotted_groups >> j) & 1 and anchor[j] == t:
+                        group_step[j] = slot
+                        self.step_pos[slot] = t
+                        slot += 1
+            self.kstep[t] = slot
+            self.step_pos[slot] = t
+            slot += 1
+        self.step_total = slot
+        # tmp_first from here on: the step of each meld with a slot
+        for m in range(meld_total):
+            first = self.tmp_first[m]
+            if first < 0:
+                continue
+            if groups != NULL and groups[m] >= 0:
+                first = group_step[groups[m]]
+            else:
+                first = self.kstep[first]
+            self.tmp_first[m] = first
+            per_step[first] += 1
         # the memo key: the remaining hand in play in mixed radix (hand[kind] + 1 per kind)
         self.place_of.assign(KIND_COUNT, 0)
         self.place_at.assign(KIND_COUNT, 0)
         self.aside_cards = 0
-        self.dead = 0
         level_count = 1
         place = 1
         for j in range(present_count):
@@ -771,7 +789,6 @@ cdef class _Workspace:
             count = hand[kind]
             if not ((live >> kind) & 1):
                 self.aside_cards += count
-                self.dead |= _BIT_OF[kind]
                 continue
             if count > level_count:
                 level_count = count
@@ -782,15 +799,15 @@ cdef class _Workspace:
             place *= count + 1
         self.state_total = place
         self.level_count = level_count
-        # a split: at most level_count melds holding the stop's kind, one per pending group
-        self.depth_cap = level_count + group_count + 1
-        # CSR over attached positions
-        self.start.resize(KIND_COUNT + 1)
+        # a kind step's split: at most level_count melds holding the step's kind
+        self.depth_cap = level_count + 1
+        # CSR over steps
+        self.start.resize(self.step_total + 1)
         self.start[0] = 0
-        for j in range(KIND_COUNT):
-            self.start[j + 1] = self.start[j] + per_position[j]
+        for j in range(self.step_total):
+            self.start[j + 1] = self.start[j] + per_step[j]
             fill[j] = self.start[j]
-        self.slot_total = self.start[KIND_COUNT]
+        self.slot_total = self.start[self.step_total]
         cdef int64_t slots = self.slot_total
         self.deltas.resize(slots)
         self.reach.resize(slots)
@@ -844,9 +861,11 @@ cdef class _Workspace:
         ctx.reach = self.reach.data()
         ctx.points = self.points.data()
         ctx.groups = self.groups.data()
-        ctx.anchored = self.anchored.data() if self.anchors != 0 else _NO_GROUPS
+        ctx.step_pos = self.step_pos.data()
+        ctx.kstep = self.kstep.data()
+        ctx.first_step = self.first_step.data()
+        ctx.step_total = self.step_total
         ctx.anchors = self.anchors
-        ctx.dead = self.dead
         ctx.needs = self.needs.data()
         ctx.levels = self.levels.data()
         ctx.level_count = self.level_count
@@ -1050,34 +1069,24 @@ def count(hand, meld_counts):
     return total, ctx.overflow
 
 
-cdef inline int64_t _low_slot(const Ctx* c, int64_t start, int64_t position) noexcept nogil:
-    """First slot of the candidates at a stop at position reached from start.
-
-    The candidates are the melds attached to start .. position, one slot range; the
-    ungrouped melds attached before position never fit (their first kind is used up),
-    so the range starts at the first anchor in start .. position - 1, else at position."""
-    cdef uint64_t pending = (c.anchors & (~(<uint64_t>0) << start)
-                             & (((<uint64_t>1) << position) - 1))
-    if pending == 0:
-        return c.start[position]
-    return c.start[partition_ctz64(pending)]
-
+# best without groups (or none with a slot): the first-card programme, one stop per
+# held kind; step p is position p. With groups: the reference's steps (see Ctx), the
+# memo state holding the advanced step index.
 
 # NEG_INF - 1: below every value _best_rec returns, so it can flag a C++ exception
-cdef int64_t _best_frame(Ctx* c, int64_t low, int64_t position,
-                         int64_t kept) except? -1152921504606846977 nogil:
-    """Most points of the remaining hand, whose first kind is at position; the candidates
-    are the slots low .. start[position + 1] (see _low_slot)."""
+cdef int64_t _kind_frame(Ctx* c, int64_t step, int64_t position, int64_t kept,
+                         bint stepped) except? -1152921504606846977 nogil:
+    """Most points of the remaining hand from the kind step of position (its kind held):
+    each multiset of the step's melds (slots start[step] .. start[step + 1]), then the
+    kind set aside."""
     cdef int64_t limit = c.limit[_ORDER[position]]
-    cdef int64_t high = c.start[position + 1]
+    cdef int64_t high = c.start[step + 1]
     cdef int64_t* stack = c.stacks + position * c.depth_cap
     cdef int64_t depth = 0
-    cdef int64_t slot = low
+    cdef int64_t slot = c.start[step]
     cdef int64_t gained = 0
     cdef int64_t best = C_NEG_INF
     cdef int64_t saved, next_kept, sub, found, s
-    cdef uint64_t group
-    cdef uint64_t used = 0       # groups of the split so far
     cdef bint visit = True
     while True:
         if visit and not _over(c, position, limit):
@@ -1085,19 +1094,20 @@ cdef int64_t _best_frame(Ctx* c, int64_t low, int64_t position,
             next_kept = kept + saved
             if next_kept > c.keep:
                 next_kept = c.keep
-            sub = _best_rec(c, position + 1, next_kept)
+            if stepped:
+                sub = _best_step(c, step + 1, next_kept)
+            else:
+                sub = _best_rec(c, step + 1, next_kept)
             _restore(c, position, saved)
             if sub > C_NEG_INF and sub + gained > best:
                 best = sub + gained
-        found = _next_fit(c, slot, high, used)
+        found = _next_fit(c, slot, high, 0)
         if found >= 0:
             _take(c, found)
             gained += c.points[found]
             stack[depth] = found
             depth += 1
-            group = c.groups[found]
-            used |= group
-            slot = found + 1 if group else found
+            slot = found
             visit = True
         else:
             if depth == 0:
@@ -1106,7 +1116,6 @@ cdef int64_t _best_frame(Ctx* c, int64_t low, int64_t position,
             s = stack[depth]
             _give(c, s)
             gained -= c.points[s]
-            used &= ~c.groups[s]
             slot = s + 1
             visit = False
     return best
@@ -1117,82 +1126,139 @@ cdef int64_t _best_rec(Ctx* c, int64_t start,
     cdef int64_t position = _first_position(c, start)
     cdef int64_t best = C_NEG_INF
     cdef int64_t key
-    cdef uint64_t pending
     if position == KIND_COUNT:
         return 0 if kept >= c.keep else C_NEG_INF
     key = c.state * (c.keep + 1) + kept
-    # the groups anchored in start .. position - 1 (decided here): the reference's key
-    pending = c.anchored[position] & ~c.anchored[start]
-    if not _memo_find(&c.memo, key, pending, &best):
-        best = _best_frame(c, _low_slot(c, start, position), position, kept)
-        _memo_put(&c.memo, key, pending, best)
+    if not _memo_find(&c.memo, key, 0, &best):
+        best = _kind_frame(c, position, position, kept, False)
+        _memo_put(&c.memo, key, 0, best)
     return best
 
 
-cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept,
+cdef inline int64_t _advance(const Ctx* c, int64_t step) noexcept nogil:
+    """The first step from step on with a choice (a group step with a meld that fits, the
+    kind step of a held kind); step_total if none: the reference's advance."""
+    cdef int64_t position, kind_step
+    cdef uint64_t left
+    while step < c.step_total:
+        position = c.step_pos[step]
+        kind_step = c.kstep[position]
+        while step < kind_step:
+            if _next_fit(c, c.start[step], c.start[step + 1], 0) >= 0:
+                return step
+            step += 1
+        if (c.levels[0] >> position) & 1:
+            return kind_step
+        # on to the next position holding a kind or a group's anchor
+        left = (c.levels[0] | c.anchors) & (~(<uint64_t>0) << (position + 1))
+        if left == 0:
+            return c.step_total
+        step = c.first_step[partition_ctz64(left)]
+    return c.step_total
+
+
+cdef int64_t _best_step(Ctx* c, int64_t step,
+                        int64_t kept) except? -1152921504606846977 nogil:
+    cdef int64_t best = C_NEG_INF
+    cdef int64_t key, position, sub, s, high
+    step = _advance(c, step)
+    if step == c.step_total:
+        return 0 if kept >= c.keep else C_NEG_INF
+    key = c.state * (c.keep + 1) + kept
+    if _memo_find(&c.memo, key, <uint64_t>step, &best):
+        return best
+    position = c.step_pos[step]
+    if step == c.kstep[position]:
+        best = _kind_frame(c, step, position, kept, True)
+    else:
+        # a group step: nothing, or one of the group's melds that fits
+        best = _best_step(c, step + 1, kept)
+        high = c.start[step + 1]
+        for s in range(c.start[step], high):
+            if _fits(c, s, 0):
+                _take(c, s)
+                sub = _best_step(c, step + 1, kept)
+                _give(c, s)
+                if sub > C_NEG_INF and sub + c.points[s] > best:
+                    best = sub + c.points[s]
+    _memo_put(&c.memo, key, <uint64_t>step, best)
+    return best
+
+
+cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept, bint stepped,
                       vector[int64_t]* picked) except -1 nogil:
-    """Walk the memo down from the root in the reference's order; 1 when a lay-down worth
-    target was rebuilt, else 0. picked receives slots.
+    """Walk the memo down from the root in the reference's order (at each step the first
+    move whose value matches); 1 when a lay-down worth target was rebuilt, else 0. picked
+    receives slots.
 
     The reference also stops at the held kinds that no meld holds (set aside here before
-    the programme starts, counted in kept): a group anchored before such a kind is decided
-    there, so the walk stops there too (the values are the same either way, the first
-    matching split need not be)."""
-    cdef int64_t start = 0
-    cdef uint64_t used
-    cdef uint64_t held
+    the programme starts, counted in kept): their one move is to set the kind aside, so
+    skipping them changes no choice."""
+    cdef int64_t step = 0
     cdef int64_t position, kind, high, depth, slot, gained, saved, next_kept, sub
     cdef int64_t found, s, j
-    cdef uint64_t group
     cdef int64_t* stack
-    cdef bint visit, matched, dead
+    cdef bint visit, matched
     while True:
-        if start >= KIND_COUNT:
+        if stepped:
+            step = _advance(c, step)
+        else:
+            step = _first_position(c, step)
+        if step >= c.step_total:
             return 1
-        held = (c.levels[0] | c.dead) & (~(<uint64_t>0) << start)
-        if held == 0:
-            return 1
-        position = partition_ctz64(held)
-        dead = (c.dead >> position) & 1
+        position = c.step_pos[step]
+        high = c.start[step + 1]
+        matched = False
+        if step != c.kstep[position]:
+            # a group step: nothing first, then each fitting meld in catalogue order
+            sub = _best_step(c, step + 1, kept)
+            if sub > C_NEG_INF and sub == target:
+                matched = True
+            else:
+                for s in range(c.start[step], high):
+                    if _fits(c, s, 0):
+                        _take(c, s)
+                        sub = _best_step(c, step + 1, kept)
+                        if sub > C_NEG_INF and sub + c.points[s] == target:
+                            matched = True
+                            picked.push_back(s)
+                            break
+                        _give(c, s)
+            if not matched:
+                return 0
+            target = sub
+            step += 1
+            continue
         kind = _ORDER[position]
-        high = c.start[position + 1]
-        # levels > position are the only ones _best_rec touches from here
+        # levels > position are the only ones the programme touches from here
         stack = c.stacks + position * c.depth_cap
         depth = 0
-        slot = _low_slot(c, start, position)
+        slot = c.start[step]
         gained = 0
-        used = 0
         visit = True
-        matched = False
         while True:
-            if visit and dead:
-                # already set aside (max_left checked before the programme started)
-                sub = _best_rec(c, position + 1, kept)
-                if sub > C_NEG_INF and sub + gained == target:
-                    matched = True
-                    target = sub
-                    break
-            elif visit and not _over(c, position, c.limit[kind]):
+            if visit and not _over(c, position, c.limit[kind]):
                 saved = _set_aside(c, position)
                 next_kept = kept + saved
                 if next_kept > c.keep:
                     next_kept = c.keep
-                sub = _best_rec(c, position + 1, next_kept)
+                if stepped:
+                    sub = _best_step(c, step + 1, next_kept)
+                else:
+                    sub = _best_rec(c, step + 1, next_kept)
                 if sub > C_NEG_INF and sub + gained == target:
                     matched = True
                     kept = next_kept
                     target = sub
                     break
                 _restore(c, position, saved)
-            found = _next_fit(c, slot, high, used)
+            found = _next_fit(c, slot, high, 0)
             if found >= 0:
                 _take(c, found)
                 gained += c.points[found]
                 stack[depth] = found
                 depth += 1
-                group = c.groups[found]
-                used |= group
-                slot = found + 1 if group else found
+                slot = found
                 visit = True
             else:
                 if depth == 0:
@@ -1201,14 +1267,13 @@ cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept,
                 s = stack[depth]
                 _give(c, s)
                 gained -= c.points[s]
-                used &= ~c.groups[s]
                 slot = s + 1
                 visit = False
         if not matched:
             return 0
         for j in range(depth):
             picked.push_back(stack[j])
-        start = position + 1
+        step += 1
 
 
 def best(hand, meld_counts, points, keep, groups=None, max_left=None):
@@ -1230,6 +1295,7 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
     cdef int64_t meld_total, keep_c, kind, target, kept
     cdef int matched = 0
     cdef bint feasible = True
+    cdef bint stepped = False
     cdef Ctx ctx
     cdef vector[int64_t] picked
     cdef int64_t no_limit[KIND_COUNT]
@@ -1286,6 +1352,8 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
                             workspace.fill(&ctx)
                             ctx.keep = keep_c
                             ctx.limit = limit_data
+                            # some group has a meld that fits: the steps
+                            stepped = workspace.anchors != 0
                             # kinds in no meld stay in hand
                             for kind in range(KIND_COUNT):
                                 if (hand_data[kind] > 0 and workspace.place_of[kind] == 0
@@ -1297,9 +1365,13 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
                             target = C_NEG_INF
                             if feasible:
                                 with nogil:
-                                    target = _best_rec(&ctx, 0, kept)
+                                    if stepped:
+                                        target = _best_step(&ctx, 0, kept)
+                                    else:
+                                        target = _best_rec(&ctx, 0, kept)
                                     if target != C_NEG_INF:
-                                        matched = _reconstruct(&ctx, target, kept, &picked)
+                                        matched = _reconstruct(&ctx, target, kept, stepped,
+                                                               &picked)
                             if target == C_NEG_INF:
                                 return NEG_INF, np.empty(0, dtype=np.int64)
                             if not matched:  # the memo guarantees a match

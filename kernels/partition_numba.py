@@ -1266,6 +1266,642 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
     return result, np.sort(picked[:picked_count])
 
 
+# --- the step programme: groups (partition_ref._Problem.steps) ---------------------
+#
+# With groups, ``best`` walks the reference's fixed sequence of steps: for each
+# decision-order position, one *group step* per group anchored there (groups in
+# ascending number), then the position's *kind step*. A kind step lays a multiset
+# of the ungrouped melds whose first card is its kind and sets the kind aside; a
+# group step lays at most one of the group's melds (catalogue order). Steps are
+# numbered over the kinds the hand holds only (the others are never held), which
+# keeps the order and so the values and the lay-down reported. The memo key is
+# (remaining hand, kept, step). On entry a state skips the steps with no choice
+# (a kind not held, a group none of whose melds fits) and sets aside a held kind
+# none of whose step's melds fits (its only move: the empty multiset), so keys
+# differ from the reference's but values and reconstruction do not.
+# step table rows: int64[ST_ROWS, steps]
+ST_KIND, ST_LO, ST_HI, ST_SINGLE, ST_FIELD, ST_SHIFT, ST_LOW, ST_SHARE, ST_MAXLEFT, ST_ROWS = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+
+
+@njit(cache=True)
+def _steps(hand, meld_counts, groups, max_left):
+    """(table int64[ST_ROWS, S], step_melds int64[M']): the steps and their melds.
+
+    ``step_melds[table[ST_LO, s]:table[ST_HI, s]]`` are step s's melds in
+    catalogue order. ST_KIND is -1 for a group step; ST_MAXLEFT is its
+    kind's limit (a large number for a group step). The packed rows are
+    filled by ``_steps_packed``.
+    """
+    meld_total = meld_counts.shape[0]
+    order = decision_order()
+    position_of = np.empty(KIND_COUNT, dtype=np.int64)
+    for position in range(KIND_COUNT):
+        position_of[order[position]] = position
+    first = np.full(meld_total, KIND_COUNT, dtype=np.int64)
+    anchors = np.full(64, KIND_COUNT, dtype=np.int64)
+    for m in range(meld_total):
+        for kind in range(KIND_COUNT):
+            if meld_counts[m, kind] > 0 and position_of[kind] < first[m]:
+                first[m] = position_of[kind]
+        group = groups[m]
+        if group >= 0 and first[m] < anchors[group]:
+            anchors[group] = first[m]
+    # step numbers: per position, its groups' steps, then its kind's if held
+    group_step = np.full(64, -1, dtype=np.int64)
+    kind_step = np.full(KIND_COUNT, -1, dtype=np.int64)
+    step_total = 0
+    for position in range(KIND_COUNT):
+        for group in range(64):
+            if anchors[group] == position:
+                group_step[group] = step_total
+                step_total += 1
+        if hand[order[position]] > 0:
+            kind_step[position] = step_total
+            step_total += 1
+    table = np.zeros((ST_ROWS, step_total), dtype=np.int64)
+    step_of = np.full(meld_total, -1, dtype=np.int64)
+    for m in range(meld_total):
+        if first[m] == KIND_COUNT:
+            continue  # an empty meld: never laid
+        step_of[m] = group_step[groups[m]] if groups[m] >= 0 else kind_step[first[m]]
+        if step_of[m] >= 0:
+            table[ST_HI, step_of[m]] += 1
+    for position in range(KIND_COUNT):
+        for group in range(64):
+            if anchors[group] == position:
+                s = group_step[group]
+                table[ST_KIND, s] = -1
+                table[ST_SINGLE, s] = 1
+                table[ST_MAXLEFT, s] = 1 << 40
+        s = kind_step[position]
+        if s >= 0:
+            table[ST_KIND, s] = order[position]
+            table[ST_MAXLEFT, s] = max_left[order[position]]
+    total = 0
+    for s in range(step_total):
+        size = table[ST_HI, s]
+        table[ST_LO, s] = total
+        table[ST_HI, s] = total
+        total += size
+    step_melds = np.empty(total, dtype=np.int64)
+    for m in range(meld_total):
+        s = step_of[m]
+        if s >= 0:
+            step_melds[table[ST_HI, s]] = m
+            table[ST_HI, s] += 1
+    return table, step_melds
+
+
+@njit(cache=True)
+def _steps_packed(hand, meld_counts, points, max_left, table, step_melds):
+    """The packed form of the steps: (kinds, melds int64[5, M'] in step order, guards, state).
+
+    ``kinds`` is _pack's (no columns when the hand does not fit one int64); the
+    melds table has _pack's slot rows, one column per entry of ``step_melds``,
+    and ``table``'s packed rows are filled in.
+    """
+    meld_total = meld_counts.shape[0]
+    kinds, slots, owner, guards, state = _pack(
+        hand, meld_counts, points, np.full(meld_total, -1, dtype=np.int64), max_left,
+        MODE_BEST)
+    melds = np.zeros((5, step_melds.shape[0]), dtype=np.int64)
+    if kinds.shape[1] == 0:
+        return kinds, melds, guards, state
+    slot_of = np.empty(meld_total, dtype=np.int64)
+    for s in range(meld_total):
+        slot_of[slots[PS_MELD, s]] = s
+    for j in range(step_melds.shape[0]):
+        s = slot_of[step_melds[j]]
+        melds[PS_MELD, j] = step_melds[j]
+        melds[PS_PACKED, j] = slots[PS_PACKED, s]
+        melds[PS_POINTS, j] = slots[PS_POINTS, s]
+        melds[PS_SHARE, j] = slots[PS_SHARE, s]
+    local = 0
+    for s in range(table.shape[1]):
+        if table[ST_KIND, s] >= 0:  # kind steps come in decision order, as local kinds do
+            table[ST_FIELD, s] = kinds[PK_FIELD, local]
+            table[ST_SHIFT, s] = kinds[PK_SHIFT, local]
+            table[ST_LOW, s] = kinds[PK_LOW, local]
+            table[ST_SHARE, s] = kinds[PK_SHARE, local]
+            local += 1
+    return kinds, melds, guards, state
+
+
+@njit(cache=True)
+def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, memo, meta):
+    """Most points from (state, step, kept) of the step programme on the packed state.
+
+    As _packed_solve in mode 1: no recursion, each frame records the state with
+    its chosen melds applied, non-empty moves first and a child skipped when
+    its bound cannot beat the frame's best, the empty move last. Memo keys are
+    (state, step << 7 | kept).
+    """
+    step_total = table.shape[1]
+    frames = np.empty((step_total + 1, FR_COLS), dtype=np.int64)
+    stack = np.empty((step_total + 1, MAX_DEPTH), dtype=np.int64)
+    bound = _bound_of(state, kinds)
+    top = -1
+    value = 0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            feasible = True
+            while step < step_total:
+                if state == 0:
+                    step = step_total
+                    break
+                field = table[ST_FIELD, step]
+                if field != 0 and (state & field) == 0:
+                    step += 1
+                    continue
+                if _packed_fit(state, guards, 0, table[ST_LO, step], table[ST_HI, step],
+                               melds) >= 0:
+                    break
+                if field != 0:
+                    count = (state >> table[ST_SHIFT, step]) & table[ST_LOW, step]
+                    if count > table[ST_MAXLEFT, step]:
+                        feasible = False
+                        break
+                    kept = min(keep, kept + count)
+                    bound -= count * table[ST_SHARE, step]
+                    state &= ~field
+                step += 1
+            pushed = False
+            if not feasible:
+                value = NEG_INF
+            elif step == step_total:
+                value = 0 if kept >= keep else NEG_INF
+            else:
+                key2 = (step << 7) | kept
+                slot = _memo_slot(memo, meta[1], state, key2)
+                if memo[slot, 0] == state:
+                    value = memo[slot, 2]
+                else:
+                    top += 1
+                    pushed = True
+                    frames[top, FR_POS] = step
+                    frames[top, FR_KEY] = state
+                    frames[top, FR_KEY2] = key2
+                    frames[top, FR_KEPT] = kept
+                    frames[top, FR_SLOT] = table[ST_LO, step]
+                    frames[top, FR_DEPTH] = 0
+                    frames[top, FR_GAINED] = 0
+                    frames[top, FR_ACC] = NEG_INF
+                    frames[top, FR_EMPTY] = 0
+                    frames[top, FR_STATE] = state
+                    frames[top, FR_BOUND] = bound
+                    value = NO_VALUE
+            if not pushed and top < 0:
+                return value, memo
+        if value != NO_VALUE:
+            # a child returned ``value`` to frame ``top``
+            if value > NEG_INF and value + frames[top, FR_GAINED] > frames[top, FR_ACC]:
+                frames[top, FR_ACC] = value + frames[top, FR_GAINED]
+        value = 0
+        here = frames[top, FR_POS]
+        field = table[ST_FIELD, here]
+        shift = table[ST_SHIFT, here]
+        low = table[ST_LOW, here]
+        share = table[ST_SHARE, here]
+        max_left = table[ST_MAXLEFT, here]
+        single = table[ST_SINGLE, here]
+        high = table[ST_HI, here]
+        cur = frames[top, FR_STATE]
+        cur_bound = frames[top, FR_BOUND]
+        # advance to the next non-empty move whose child may still matter
+        while True:
+            found = -1
+            if single == 0 or frames[top, FR_DEPTH] == 0:
+                found = _packed_fit(cur, guards, 0, frames[top, FR_SLOT], high, melds)
+            if found >= 0:
+                cur -= melds[PS_PACKED, found]
+                cur_bound -= melds[PS_SHARE, found]
+                frames[top, FR_GAINED] += melds[PS_POINTS, found]
+                stack[top, frames[top, FR_DEPTH]] = found
+                frames[top, FR_DEPTH] += 1
+                frames[top, FR_SLOT] = found + single
+                saved = (cur >> shift) & low
+                if saved > max_left:
+                    continue  # too many copies of the kind stay; deeper moves use more
+                acc = frames[top, FR_ACC]
+                if (acc > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE + cur_bound
+                        - saved * share <= acc * SHARE_SCALE):
+                    continue  # this child cannot beat the frame's best; deeper moves may
+                frames[top, FR_STATE] = cur
+                frames[top, FR_BOUND] = cur_bound
+                state = cur & ~field
+                bound = cur_bound - saved * share
+                kept = min(keep, frames[top, FR_KEPT] + saved)
+                step = here + 1
+                entering = True
+                break
+            if frames[top, FR_DEPTH] == 0:
+                break
+            frames[top, FR_DEPTH] -= 1
+            found = stack[top, frames[top, FR_DEPTH]]
+            cur += melds[PS_PACKED, found]
+            cur_bound += melds[PS_SHARE, found]
+            frames[top, FR_GAINED] -= melds[PS_POINTS, found]
+            frames[top, FR_SLOT] = found + 1
+        if entering:
+            continue
+        frames[top, FR_STATE] = cur
+        frames[top, FR_BOUND] = cur_bound
+        if frames[top, FR_EMPTY] == 0:
+            # the empty move last, once the others set a high bar
+            frames[top, FR_EMPTY] = 1
+            saved = (cur >> shift) & low
+            acc = frames[top, FR_ACC]
+            child_bound = cur_bound - saved * share
+            if saved <= max_left and not (acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
+                state = cur & ~field
+                bound = child_bound
+                kept = min(keep, frames[top, FR_KEPT] + saved)
+                step = here + 1
+                entering = True
+                continue
+        # frame finished: store its value, return to the parent
+        value = frames[top, FR_ACC]
+        memo = _memo_put(memo, meta, frames[top, FR_KEY], frames[top, FR_KEY2], value)
+        top -= 1
+        if top < 0:
+            return value, memo
+
+
+@njit(cache=True)
+def _steps_packed_best(state, keep, table, melds, kinds, guards, cards):
+    """best() with groups on the packed state: (points, sorted catalogue indices)."""
+    memo, meta = _packed_memo(cards)
+    target, memo = _steps_packed_solve(state, 0, 0, keep, table, melds, kinds, guards,
+                                       memo, meta)
+    picked = np.empty(cards + 1, dtype=np.int64)
+    if target == NEG_INF:
+        return target, picked[:0]
+    result = target
+    picked_count = 0
+    kept = 0
+    step = 0
+    step_total = table.shape[1]
+    stack = np.empty(MAX_DEPTH, dtype=np.int64)
+    while True:
+        # the steps with one move or none, as on entry to a state
+        while step < step_total and state != 0:
+            field = table[ST_FIELD, step]
+            if field != 0 and (state & field) == 0:
+                step += 1
+                continue
+            if _packed_fit(state, guards, 0, table[ST_LO, step], table[ST_HI, step],
+                           melds) >= 0:
+                break
+            if field != 0:
+                kept = min(keep, kept + ((state >> table[ST_SHIFT, step]) & table[ST_LOW, step]))
+                state &= ~field
+            step += 1
+        if step == step_total or state == 0:
+            break
+        field = table[ST_FIELD, step]
+        shift = table[ST_SHIFT, step]
+        low = table[ST_LOW, step]
+        single = table[ST_SINGLE, step]
+        high = table[ST_HI, step]
+        slot = table[ST_LO, step]
+        depth = 0
+        gained = 0
+        cur = state
+        matched = False
+        while True:
+            # the leaf for the current move, evaluated exactly unless its bound rules it out
+            saved = (cur >> shift) & low
+            if saved <= table[ST_MAXLEFT, step]:
+                child = cur & ~field
+                next_kept = min(keep, kept + saved)
+                if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
+                    sub, memo = _steps_packed_solve(child, step + 1, next_kept, keep, table,
+                                                    melds, kinds, guards, memo, meta)
+                    if sub > NEG_INF and sub + gained == target:
+                        matched = True
+                        state = child
+                        kept = next_kept
+                        target = sub
+                        break
+            advanced = False
+            while True:
+                found = -1
+                if single == 0 or depth == 0:
+                    found = _packed_fit(cur, guards, 0, slot, high, melds)
+                if found >= 0:
+                    cur -= melds[PS_PACKED, found]
+                    gained += melds[PS_POINTS, found]
+                    stack[depth] = found
+                    depth += 1
+                    slot = found + single
+                    advanced = True
+                    break
+                if depth == 0:
+                    break
+                depth -= 1
+                found = stack[depth]
+                cur += melds[PS_PACKED, found]
+                gained -= melds[PS_POINTS, found]
+                slot = found + 1
+            if not advanced:
+                break
+        if not matched:  # the exact values guarantee a match
+            raise RuntimeError("best lay-down reconstruction failed")
+        for j in range(depth):
+            picked[picked_count] = melds[PS_MELD, stack[j]]
+            picked_count += 1
+        step += 1
+    return result, np.sort(picked[:picked_count])
+
+
+@njit(cache=True)
+def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table, step_melds,
+                 no_groups, shares, meld_shares, memo, memo_meta):
+    """_steps_packed_solve on a counts vector (hands that do not fit one int64).
+
+    As _solve in mode 1: ``remaining`` is restored on return, the kinds set
+    aside on entry (a held kind none of whose step's melds fits) go on an undo
+    stack. Memo keys are (mixed-radix hand * (keep + 1) + kept, step).
+    """
+    (order, widths, kinds, mults, layers, jokers, key_deltas, _, _, places, _, _) = prepared
+    step_total = table.shape[1]
+    hand_layers = _hand_layers(remaining)
+    state_key = 0
+    bound = 0
+    for kind in range(KIND_COUNT):
+        state_key += remaining[kind] * places[kind]
+        bound += remaining[kind] * shares[kind]
+    frames = step_total + 1
+    f_int = np.zeros((frames, 10), dtype=np.int64)
+    F_STEP, F_KEY, F_KEPT, F_SLOT, F_DEPTH, F_GAINED, F_ACC, F_SAVED, F_EMPTY, F_UNDO = (
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+    f_stack = np.zeros((frames, MAX_DEPTH), dtype=np.int64)
+    undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
+    undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
+    undo_top = 0
+    top = -1
+    value = 0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            mark = undo_top
+            feasible = True
+            while step < step_total:
+                if state_key == 0:
+                    step = step_total
+                    break
+                kind = table[ST_KIND, step]
+                if kind >= 0 and remaining[kind] == 0:
+                    step += 1
+                    continue
+                if _next_fit(remaining, hand_layers, table[ST_LO, step], table[ST_HI, step],
+                             step_melds, layers, jokers, no_groups, 0) >= 0:
+                    break
+                if kind >= 0:
+                    if remaining[kind] > max_left[kind]:
+                        feasible = False
+                        break
+                    undo_kinds[undo_top] = kind
+                    undo_counts[undo_top] = remaining[kind]
+                    undo_top += 1
+                    kept = min(keep, kept + remaining[kind])
+                    state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
+                                                  bound, places, shares)
+                step += 1
+            pushed = False
+            if not feasible:
+                value = NEG_INF
+            elif step == step_total:
+                value = 0 if kept >= keep else NEG_INF
+            else:
+                key = state_key * (keep + 1) + kept
+                slot = _memo_slot(memo, memo_meta[1], key, step)
+                if memo[slot, 0] == key:
+                    value = memo[slot, 2]
+                else:
+                    top += 1
+                    pushed = True
+                    f_int[top, F_STEP] = step
+                    f_int[top, F_KEY] = key
+                    f_int[top, F_KEPT] = kept
+                    f_int[top, F_SLOT] = table[ST_LO, step]
+                    f_int[top, F_DEPTH] = 0
+                    f_int[top, F_GAINED] = 0
+                    f_int[top, F_ACC] = NEG_INF
+                    f_int[top, F_EMPTY] = 0
+                    f_int[top, F_UNDO] = mark
+                    value = NO_VALUE
+            if not pushed:
+                key_change, bound_change = _undo_dead(
+                    remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark,
+                    places, shares)
+                undo_top = mark
+                state_key += key_change
+                bound += bound_change
+                if top < 0:
+                    return value, memo
+        here = f_int[top, F_STEP]
+        kind = table[ST_KIND, here]
+        if value != NO_VALUE:
+            # a child returned ``value`` to frame ``top``
+            if kind >= 0:
+                saved = f_int[top, F_SAVED]
+                _set_count(remaining, hand_layers, kind, saved)
+                state_key += saved * places[kind]
+                bound += saved * shares[kind]
+            if value > NEG_INF and value + f_int[top, F_GAINED] > f_int[top, F_ACC]:
+                f_int[top, F_ACC] = value + f_int[top, F_GAINED]
+        value = 0
+        single = table[ST_SINGLE, here]
+        high = table[ST_HI, here]
+        # advance to the next non-empty move whose child may still matter
+        while True:
+            found = -1
+            if single == 0 or f_int[top, F_DEPTH] == 0:
+                found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, step_melds,
+                                  layers, jokers, no_groups, 0)
+            if found >= 0:
+                m = step_melds[found]
+                _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
+                state_key -= key_deltas[m]
+                bound -= meld_shares[m]
+                f_int[top, F_GAINED] += points[m]
+                f_stack[top, f_int[top, F_DEPTH]] = found
+                f_int[top, F_DEPTH] += 1
+                f_int[top, F_SLOT] = found + single
+                saved = 0
+                child_bound = bound
+                if kind >= 0:
+                    saved = remaining[kind]
+                    if saved > max_left[kind]:
+                        continue  # too many copies of the kind stay; deeper moves use more
+                    child_bound = bound - saved * shares[kind]
+                acc = f_int[top, F_ACC]
+                if (acc > NEG_INF and f_int[top, F_GAINED] * SHARE_SCALE + child_bound
+                        <= acc * SHARE_SCALE):
+                    continue  # this child cannot beat the frame's best; deeper moves may
+                f_int[top, F_SAVED] = saved
+                if kind >= 0:
+                    state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
+                                                  bound, places, shares)
+                step = here + 1
+                kept = min(keep, f_int[top, F_KEPT] + saved)
+                entering = True
+                break
+            if f_int[top, F_DEPTH] == 0:
+                break
+            f_int[top, F_DEPTH] -= 1
+            found = f_stack[top, f_int[top, F_DEPTH]]
+            m = step_melds[found]
+            _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
+            state_key += key_deltas[m]
+            bound += meld_shares[m]
+            f_int[top, F_GAINED] -= points[m]
+            f_int[top, F_SLOT] = found + 1
+        if entering:
+            continue
+        if f_int[top, F_EMPTY] == 0:
+            # the empty move last, once the others set a high bar
+            f_int[top, F_EMPTY] = 1
+            saved = 0
+            child_bound = bound
+            if kind >= 0:
+                saved = remaining[kind]
+                child_bound = bound - saved * shares[kind]
+            acc = f_int[top, F_ACC]
+            if (kind < 0 or saved <= max_left[kind]) and not (
+                    acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
+                f_int[top, F_SAVED] = saved
+                if kind >= 0:
+                    state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
+                                                  bound, places, shares)
+                step = here + 1
+                kept = min(keep, f_int[top, F_KEPT] + saved)
+                entering = True
+                continue
+        # frame finished: undo the kinds set aside on entry, return to the parent
+        value = f_int[top, F_ACC]
+        memo = _memo_put(memo, memo_meta, f_int[top, F_KEY], f_int[top, F_STEP], value)
+        mark = f_int[top, F_UNDO]
+        key_change, bound_change = _undo_dead(
+            remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares)
+        undo_top = mark
+        state_key += key_change
+        bound += bound_change
+        top -= 1
+        if top < 0:
+            return value, memo
+
+
+@njit(cache=True)
+def _steps_best(hand, meld_counts, points, keep, groups, max_left):
+    """best() with groups: the step programme, packed when the hand fits one int64."""
+    table, step_melds = _steps(hand, meld_counts, groups, max_left)
+    kinds, melds, guards, state = _steps_packed(hand, meld_counts, points, max_left, table,
+                                                step_melds)
+    if kinds.shape[1] > 0:
+        return _steps_packed_best(state, keep, table, melds, kinds, guards, hand.sum())
+    meld_total = meld_counts.shape[0]
+    memo, memo_meta = _memo_new(MEMO_BITS)
+    prepared = _prepare(hand, meld_counts, np.full(meld_total, -1, dtype=np.int64))
+    (order, widths, kinds_of, mults, layers, jokers, _, _, _, _, _, _) = prepared
+    shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
+    no_groups = np.full(step_melds.shape[0], -1, dtype=np.int64)
+    remaining = hand.copy()
+    target, memo = _steps_solve(remaining, 0, 0, keep, points, max_left, prepared, table,
+                                step_melds, no_groups, shares, meld_shares, memo, memo_meta)
+    picked = np.empty(hand.sum() + 1, dtype=np.int64)
+    if target == NEG_INF:
+        return target, picked[:0]
+    hand_layers = _hand_layers(remaining)
+    result = target
+    picked_count = 0
+    kept = 0
+    step = 0
+    step_total = table.shape[1]
+    stack = np.empty(MAX_DEPTH, dtype=np.int64)
+    while True:
+        # the steps with one move or none, as on entry to a state
+        while step < step_total:
+            kind = table[ST_KIND, step]
+            if kind >= 0 and remaining[kind] == 0:
+                step += 1
+                continue
+            if _next_fit(remaining, hand_layers, table[ST_LO, step], table[ST_HI, step],
+                         step_melds, layers, jokers, no_groups, 0) >= 0:
+                break
+            if kind >= 0:
+                kept = min(keep, kept + remaining[kind])
+                _set_count(remaining, hand_layers, kind, 0)
+            step += 1
+        if step == step_total:
+            break
+        kind = table[ST_KIND, step]
+        single = table[ST_SINGLE, step]
+        high = table[ST_HI, step]
+        slot = table[ST_LO, step]
+        depth = 0
+        gained = 0
+        matched = False
+        while True:
+            # the leaf for the current move, evaluated exactly unless its bound rules it out
+            saved = remaining[kind] if kind >= 0 else 0
+            if kind < 0 or saved <= max_left[kind]:
+                if kind >= 0:
+                    _set_count(remaining, hand_layers, kind, 0)
+                next_kept = min(keep, kept + saved)
+                child_bound = 0
+                for k in range(KIND_COUNT):
+                    child_bound += remaining[k] * shares[k]
+                if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
+                    sub, memo = _steps_solve(remaining, step + 1, next_kept, keep, points,
+                                             max_left, prepared, table, step_melds, no_groups,
+                                             shares, meld_shares, memo, memo_meta)
+                    if sub > NEG_INF and sub + gained == target:
+                        matched = True
+                        kept = next_kept
+                        target = sub
+                        break
+                if kind >= 0:
+                    _set_count(remaining, hand_layers, kind, saved)
+            advanced = False
+            while True:
+                found = -1
+                if single == 0 or depth == 0:
+                    found = _next_fit(remaining, hand_layers, slot, high, step_melds, layers,
+                                      jokers, no_groups, 0)
+                if found >= 0:
+                    m = step_melds[found]
+                    _apply(remaining, hand_layers, m, widths, kinds_of, mults, 1)
+                    gained += points[m]
+                    stack[depth] = found
+                    depth += 1
+                    slot = found + single
+                    advanced = True
+                    break
+                if depth == 0:
+                    break
+                depth -= 1
+                found = stack[depth]
+                m = step_melds[found]
+                _apply(remaining, hand_layers, m, widths, kinds_of, mults, -1)
+                gained -= points[m]
+                slot = found + 1
+            if not advanced:
+                break
+        if not matched:  # the exact values guarantee a match
+            raise RuntimeError("best lay-down reconstruction failed")
+        for j in range(depth):
+            picked[picked_count] = step_melds[stack[j]]
+            picked_count += 1
+        step += 1
+    return result, np.sort(picked[:picked_count])
+
+
 
 @njit(cache=True)
 def count(hand, meld_counts):
@@ -1304,6 +1940,9 @@ def best(hand, meld_counts, points, keep, groups, max_left):
     the empty multiset, then multisets in depth-first order), so every
     backend returns the same melds.
     """
+    for m in range(groups.shape[0]):
+        if groups[m] >= 0:
+            return _steps_best(hand, meld_counts, points, keep, groups, max_left)
     kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, groups, max_left,
                                                MODE_BEST)
     if kinds.shape[1] > 0:

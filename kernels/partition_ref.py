@@ -220,13 +220,15 @@ def catalogue(hand, params: RuleParams):
 class _Problem:
     """The shared dynamic programme over remaining hands.
 
-    With ``groups`` (the optimizer's table additions: at most one meld per
-    group), a grouped meld is not decided at its own first card but at its
-    group's *anchor*, the earliest first card among the group's melds, so the
-    whole group is decided at one place and no "group used" flag has to be
-    carried along. The programme only stops at kinds still held; when an
-    anchor's kind was used up before it was reached, its group is decided at
-    the next stop instead (it is *pending* there).
+    The programme walks a fixed sequence of *steps*: for each position of the
+    decision order, first one step per group anchored there, then the step of
+    the position's kind. A kind step (when the kind is still held) lays a
+    multiset of the ungrouped melds whose first card is that kind and sets
+    the kind aside. A group step lays at most one meld of the group. Groups
+    are the optimizer's table additions (at most one per table meld); a
+    group's *anchor* is the earliest first card among its melds, so each of
+    its melds is decided before any of its cards is set aside. Without groups
+    the steps are the kind steps alone: the first-card programme.
     """
 
     def __init__(self, hand, melds, groups=None):
@@ -242,16 +244,22 @@ class _Problem:
         first = [
             min(self.position_of[kind] for kind, _ in kinds) for kinds in self.kinds_of
         ]
-        # anchor[g]: where group g is decided; attached[p]: the melds decided at
-        # position p (ungrouped melds first there, grouped ones anchored there),
-        # in catalogue order.
-        self.anchor: dict[int, int] = {}
-        for index, group in enumerate(self.groups):
-            if group >= 0:
-                self.anchor[group] = min(self.anchor.get(group, KIND_COUNT), first[index])
+        # attached[p]: ungrouped melds whose first card is at position p;
+        # members[g]: the melds of group g; both in catalogue order.
         self.attached = [[] for _ in range(KIND_COUNT)]
+        self.members: dict[int, list[int]] = {}
+        anchor: dict[int, int] = {}
         for index, group in enumerate(self.groups):
-            self.attached[first[index] if group < 0 else self.anchor[group]].append(index)
+            if group < 0:
+                self.attached[first[index]].append(index)
+            else:
+                self.members.setdefault(group, []).append(index)
+                anchor[group] = min(anchor.get(group, KIND_COUNT), first[index])
+        # steps: (True, position) for a kind step, (False, group) for a group step
+        self.steps = []
+        for position in range(KIND_COUNT):
+            self.steps += [(False, group) for group in sorted(anchor) if anchor[group] == position]
+            self.steps.append((True, position))
 
     def first_kind(self, remaining, start):
         for position in range(start, KIND_COUNT):
@@ -259,22 +267,44 @@ class _Problem:
                 return position
         return KIND_COUNT
 
-    def candidates(self, start, position):
-        """Melds decided at a stop at ``position`` reached from ``start``, in walk order.
+    def advance(self, remaining, step):
+        """The first step from ``step`` on with a choice: a kind still held, a group meld that fits."""
+        while step < len(self.steps):
+            is_kind, value = self.steps[step]
+            if is_kind:
+                if remaining[self.order[value]]:
+                    return step
+            elif any(self.fits(index, remaining) for index in self.members[value]):
+                return step
+            step += 1
+        return step
 
-        Every meld attached to ``start .. position``: the pending groups' and
-        the position's own. (Ungrouped melds attached before ``position`` hold
-        a kind already used up, so they never fit.)
+    def moves(self, remaining, step, kept, keep, limit):
+        """Yield ``(chosen, next kept)`` for each choice at ``step``, in walk order.
+
+        While a move is yielded, ``remaining`` is the hand after it (a kind
+        step's kind set aside). A kind step: each multiset of its melds that
+        fits (the empty one first, depth first), unless more than
+        ``limit[kind]`` copies would stay. A group step: nothing, then each of
+        the group's melds that fits.
         """
-        return [index for p in range(start, position + 1) for index in self.attached[p]]
-
-    def pending(self, start, position) -> int:
-        """Bit mask of the groups anchored in ``start .. position - 1`` (decided at this stop)."""
-        mask = 0
-        for group, anchor in self.anchor.items():
-            if start <= anchor < position:
-                mask |= 1 << group
-        return mask
+        is_kind, value = self.steps[step]
+        if not is_kind:
+            yield [], kept
+            for index in self.members[value]:
+                if self.fits(index, remaining):
+                    self.apply(index, remaining, 1)
+                    yield [index], kept
+                    self.apply(index, remaining, -1)
+            return
+        kind = self.order[value]
+        for chosen in self.splits(remaining, self.attached[value]):
+            saved = remaining[kind]
+            if saved > limit[kind]:
+                continue
+            remaining[kind] = 0
+            yield chosen, min(keep, kept + saved)
+            remaining[kind] = saved
 
     def fits(self, index, remaining):
         return all(remaining[kind] >= count for kind, count in self.kinds_of[index])
@@ -354,32 +384,19 @@ def best_laydown(hand, melds, keep: int = 1, groups=None, max_left=None):
     """
     problem = _Problem(hand, melds, groups)
     limit = list(max_left) if max_left is not None else [99] * KIND_COUNT
+    end = len(problem.steps)
     memo: dict[tuple, int] = {}
 
-    def choices(remaining, start, kept):
-        """Yield (chosen, next kept, next start) for each feasible split at the next stop."""
-        position = problem.first_kind(remaining, start)
-        kind = problem.order[position]
-        for chosen in problem.splits(remaining, problem.candidates(start, position)):
-            saved = remaining[kind]
-            if saved > limit[kind]:
-                continue
-            yield chosen, min(keep, kept + saved), position + 1
-
-    def solve(remaining, start, kept):
-        position = problem.first_kind(remaining, start)
-        if position == KIND_COUNT:
+    def solve(remaining, step, kept):
+        step = problem.advance(remaining, step)
+        if step == end:
             return 0 if kept >= keep else NEG_INF
-        key = (tuple(remaining), kept, problem.pending(start, position))
+        key = (tuple(remaining), kept, step)
         if key in memo:
             return memo[key]
-        kind = problem.order[position]
         best = NEG_INF
-        for chosen, next_kept, next_start in choices(remaining, start, kept):
-            saved = remaining[kind]
-            remaining[kind] = 0
-            rest = solve(remaining, next_start, next_kept)
-            remaining[kind] = saved
+        for chosen, next_kept in problem.moves(remaining, step, kept, keep, limit):
+            rest = solve(remaining, step + 1, next_kept)
             if rest > NEG_INF:
                 best = max(best, rest + sum(problem.points[i] for i in chosen))
         memo[key] = best
@@ -389,30 +406,23 @@ def best_laydown(hand, melds, keep: int = 1, groups=None, max_left=None):
     best = solve(remaining, 0, 0)
     if best == NEG_INF:
         return NEG_INF, []
-    # Walk the memo down to recover one optimal lay-down: the first split in walk order.
+    # Walk the memo down to recover one optimal lay-down: the first move in walk order.
     picked: list[int] = []
-    start, kept, target = 0, 0, best
-    while problem.first_kind(remaining, start) < KIND_COUNT:
-        kind = problem.order[problem.first_kind(remaining, start)]
-        snapshot = list(remaining)
-        step = None
-        for chosen, next_kept, next_start in choices(remaining, start, kept):
+    step, kept, target = 0, 0, best
+    while (step := problem.advance(remaining, step)) < end:
+        found = None
+        for chosen, next_kept in problem.moves(remaining, step, kept, keep, limit):
+            rest = solve(remaining, step + 1, next_kept)
             gained = sum(problem.points[i] for i in chosen)
-            saved = remaining[kind]
-            remaining[kind] = 0
-            rest = solve(remaining, next_start, next_kept)
-            remaining[kind] = saved
             if rest > NEG_INF and rest + gained == target:
-                step = (list(chosen), next_kept, next_start, rest)
+                found = (list(chosen), next_kept, rest, list(remaining))
                 break
-        if step is None:  # pragma: no cover - the memo guarantees a match
+        if found is None:  # pragma: no cover - the memo guarantees a match
             raise AssertionError("best lay-down reconstruction failed")
-        chosen, kept, start, target = step
-        remaining[:] = snapshot
-        for index in chosen:
-            problem.apply(index, remaining, 1)
-        remaining[kind] = 0
+        chosen, kept, target, after = found
+        remaining[:] = after
         picked.extend(chosen)
+        step += 1
     return best, sorted(picked)
 
 

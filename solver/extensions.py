@@ -80,8 +80,9 @@ def _identity_of(meld: Hand, rules, trump):
     return KIND_SET, info.reading.rank_index, info.points
 
 
+@functools.lru_cache(maxsize=256)
 def _relevant(shape: int, home: int, rules) -> np.ndarray:
-    """0/1 per kind: the cards that can join a meld of this shape and home."""
+    """0/1 per kind: the cards that can join a meld of this shape and home (read-only)."""
     mask = np.zeros(KIND_COUNT, dtype=np.int64)
     mask[JOKER] = 1
     if rules.wild_twos:
@@ -90,6 +91,7 @@ def _relevant(shape: int, home: int, rules) -> np.ndarray:
         mask[home * RANK_COUNT:(home + 1) * RANK_COUNT] = 1
     elif shape == KIND_SET:
         mask[[suit * RANK_COUNT + home for suit in range(4)]] = 1
+    mask.flags.writeable = False
     return mask
 
 

@@ -181,22 +181,22 @@ def _result(instance, candidates, chosen, optimal, solver, config, seconds) -> L
     if chosen is None:
         return LayDown(melds=(), left=instance.hand, points=0, optimal=optimal, backend=backend,
                        solver=solver, seconds=seconds, feasible=False)
+    chosen = sorted(chosen)
+    used = candidates.counts[chosen].sum(axis=0) if chosen else 0
+    left = np.array(instance.hand.counts, dtype=np.int64) - used
     melds = []
     extensions = []
-    left = list(instance.hand.counts)
-    for index in sorted(chosen):
-        cards = Hand(tuple(int(c) for c in candidates.counts[index]))
-        for kind, count in enumerate(cards.counts):
-            left[kind] -= count
+    for index in chosen:
         group = int(candidates.groups[index])
         if group < 0:
             melds.append(candidates.meld(index))
         else:
+            cards = Hand(tuple(candidates.counts[index].tolist()))
             extensions.append(Extension(
                 table_index=group, cards=cards, meld=instance.table[group] + cards,
                 points=int(candidates.points[index]),
             ))
-    left_hand = Hand(tuple(left))
+    left_hand = Hand(tuple(left.tolist()))
     extensions.sort(key=lambda extension: extension.table_index)
     points = sum(meld.points for meld in melds) + sum(e.points for e in extensions)
     return LayDown(
