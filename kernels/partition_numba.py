@@ -8,11 +8,14 @@ Array shapes: ``hand`` int64[53]; ``scalars`` int64[6] (RuleParams switches);
 int64[14, 2, S]; ``meld_counts`` int64[M, 53]; ``meld_points`` int64[M];
 ``groups`` int64[M] (-1 or 0..62) and ``max_left`` int64[53] (see ``best``).
 
-``count`` and ``best`` pack the remaining hand into one int64 when it fits
-(two bits a card at most: every hand of up to 31 cards does, unless its melds
-carry more than 56 groups; see "the packed programme" below) and
-otherwise run the general programme (``_solve``) on a counts vector; both
-meet the same states and return the same values.
+``count`` and ``best`` without groups run the first-card programme: each
+state decides the first kind it still holds (decision order), laying a
+multiset of the melds whose first card is that kind. They pack the remaining
+hand into one int64 when it fits (two bits a card at most: every hand of up
+to 31 cards does; see "the packed programme" below) and otherwise run the
+general programme (``_solve``) on a counts vector; both meet the same states
+and return the same values. ``best`` with groups runs the step programme
+(see "the step programme" below), packed or on counts likewise.
 """
 
 from __future__ import annotations
@@ -360,15 +363,12 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
 
 
 @njit(cache=True)
-def _prepare(hand, meld_counts, groups):
-    """Sparse melds, their layer masks, melds by attached position (CSR), memo-key places.
+def _prepare(hand, meld_counts):
+    """Sparse melds, their layer masks, melds by first position (CSR), memo-key places.
 
-    A meld is attached to the decision-order position of its first card; a
-    grouped one to its group's anchor (partition_ref._Problem), so that the
-    candidates of a stop at ``q`` reached from ``start`` are the slots
-    ``group_start[start] .. group_start[q + 1]``. ``cumulative[p]`` has bit g
-    for each group anchored before position p (the pending groups of such a
-    stop: ``cumulative[q] ^ cumulative[start]``).
+    A meld is filed under the decision-order position of its first card, so
+    that the candidates of a stop at position ``p`` are the melds
+    ``by_first[first_start[p]:first_start[p + 1]]`` (catalogue order inside).
 
     A meld's layer ``j`` mask has bit ``k`` (suited kind k < 52) when the meld
     holds more than ``j`` copies of k; it fits a remaining hand when each of
@@ -416,35 +416,18 @@ def _prepare(hand, meld_counts, groups):
                 if position_of[kind] < best_position:
                     best_position = position_of[kind]
         first[m] = best_position
-    # each group's anchor (its melds' earliest first position); a meld is attached to
-    # its first position, a grouped one to its group's anchor
-    anchors = np.full(64, KIND_COUNT, dtype=np.int64)
+    first_start = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     for m in range(meld_total):
-        if groups[m] >= 0 and first[m] < anchors[groups[m]]:
-            anchors[groups[m]] = first[m]
-    # cumulative[p]: bit g for each group g anchored before position p
-    cumulative = np.zeros(KIND_COUNT + 1, dtype=np.int64)
-    for group in range(64):
-        if anchors[group] < KIND_COUNT:
-            cumulative[anchors[group] + 1] |= np.int64(1) << group
+        first_start[first[m] + 1] += 1
     for position in range(KIND_COUNT):
-        cumulative[position + 1] |= cumulative[position]
-    group_start = np.zeros(KIND_COUNT + 1, dtype=np.int64)
+        first_start[position + 1] += first_start[position]
+    fill = first_start[:KIND_COUNT].copy()
+    by_first = np.empty(meld_total, dtype=np.int64)
     for m in range(meld_total):
-        if groups[m] >= 0:
-            first[m] = anchors[groups[m]]
-        group_start[first[m] + 1] += 1
-    for position in range(KIND_COUNT):
-        group_start[position + 1] += group_start[position]
-    fill = group_start[:KIND_COUNT].copy()
-    grouped = np.empty(meld_total, dtype=np.int64)
-    slot_groups = np.empty(meld_total, dtype=np.int64)  # group of the meld in each slot
-    for m in range(meld_total):
-        grouped[fill[first[m]]] = m
-        slot_groups[fill[first[m]]] = groups[m]
+        by_first[fill[first[m]]] = m
         fill[first[m]] += 1
-    return (order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped, places,
-            slot_groups, cumulative)
+    return (order, widths, kinds, mults, layers, jokers, key_deltas, first_start, by_first,
+            places)
 
 
 @njit(cache=True)
@@ -485,21 +468,46 @@ def _first_position(remaining, start, order):
 
 
 @njit(cache=True)
-def _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers, slot_groups, used):
-    """First slot in [slot, high) whose meld fits and whose group is not in ``used``; -1 if none."""
+def _next_fit(remaining, hand_layers, slot, high, slotted, layers, jokers):
+    """First slot in [slot, high) whose meld (``slotted[slot]``) fits; -1 if none."""
     layer0 = hand_layers[0]
     layer1 = hand_layers[1]
     layer2 = hand_layers[2]
     joker_count = remaining[JOKER]
     for s in range(slot, high):
-        m = grouped[s]
-        group = slot_groups[s]
-        if group >= 0 and (used >> group) & 1:
-            continue
+        m = slotted[s]
         if ((layers[m, 0] & ~layer0) == 0 and (layers[m, 1] & ~layer1) == 0
                 and (layers[m, 2] & ~layer2) == 0 and jokers[m] <= joker_count):
             return s
     return -1
+
+
+@njit(cache=True)
+def _next_move(remaining, hand_layers, slot, high, single, depth, gained, stack, slotted,
+               points, widths, kinds, mults, layers, jokers):
+    """A reconstruction's next non-empty move at one stop: (advanced, slot, depth, gained).
+
+    Walks the stop's multisets of ``slotted[slot:high]`` depth-first (the
+    melds laid are ``stack[:depth]``, applied to ``remaining``); ``single``
+    1 allows one meld at most (a group step), 0 repeats as the hand allows.
+    """
+    while True:
+        found = -1
+        if single == 0 or depth == 0:
+            found = _next_fit(remaining, hand_layers, slot, high, slotted, layers, jokers)
+        if found >= 0:
+            m = slotted[found]
+            _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
+            stack[depth] = found
+            return True, found + single, depth + 1, gained + points[m]
+        if depth == 0:
+            return False, slot, depth, gained
+        depth -= 1
+        found = stack[depth]
+        m = slotted[found]
+        _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
+        gained -= points[m]
+        slot = found + 1
 
 
 @njit(cache=True)
@@ -508,7 +516,8 @@ def _memo_new(bits):
 
     Row ``[key, key2, value]``, so that a probe reads one cache line. The
     first key word is >= 0 (memo keys are), so -1 marks a free slot; the
-    second is the bit mask of the groups pending at the stop (0 when counting). numba's
+    second is a small extra word (0 in _solve; the kept count and/or the step
+    in the packed and step programmes). numba's
     typed Dict costs more per call and loses more to cold caches on small hands.
     """
     size = 1 << bits
@@ -599,21 +608,19 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
     cache (numba issue #6061), so the call stack is explicit: one frame per
     decided kind (at most 53 deep), each holding its multiset S of melds as a
     small stack. mode 0 counts lay-downs (saturating, ``overflow[0]`` set on
-    overflow); mode 1 returns the most points leaving ``keep`` cards, at most
-    ``max_left[k]`` copies of each kind k and one meld per group (NEG_INF if
-    none). A group's melds are all decided at one stop: the first one at or
-    after the group's anchor (see partition_ref._Problem), where its melds are
-    candidates besides the stop's own. The memo key (mixed radix over the
-    hand's kinds, times ``keep + 1`` plus the capped kept count in mode 1; the
-    bit mask of the groups pending at the stop as second word) and the layer
-    masks are kept up to date incrementally.
+    overflow); mode 1 returns the most points leaving ``keep`` cards and at
+    most ``max_left[k]`` copies of each kind k (NEG_INF if none). A frame's
+    candidates are the melds whose first card is its kind. The memo key
+    (mixed radix over the hand's kinds, times ``keep + 1`` plus the capped
+    kept count in mode 1) and the layer masks are kept up to date
+    incrementally.
 
     In mode 1 a frame tries its non-empty multisets first and skips a child
     whose bound (``_shares``) cannot beat the frame's best so far; the frame's
     value stays exact, so the memo only ever holds exact values.
     """
-    (order, widths, kinds, mults, layers, jokers, key_deltas, group_start, grouped,
-     places, slot_groups, cumulative) = prepared
+    (order, widths, kinds, mults, layers, jokers, key_deltas, first_start, by_first,
+     places) = prepared
     hand_layers = _hand_layers(remaining)
     state_key = 0
     bound = 0
@@ -621,10 +628,9 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
         state_key += remaining[kind] * places[kind]
         bound += remaining[kind] * shares[kind]
     frames = KIND_COUNT + 1
-    f_int = np.zeros((frames, 11), dtype=np.int64)
+    f_int = np.zeros((frames, 10), dtype=np.int64)
     F_POSITION, F_KEY, F_KEPT, F_SLOT, F_DEPTH, F_GAINED = 0, 1, 2, 3, 4, 5
-    F_ACC, F_SAVED, F_EMPTY, F_UNDO, F_USED = 6, 7, 8, 9, 10
-    f_cur = np.zeros(frames, dtype=np.int64)
+    F_ACC, F_SAVED, F_EMPTY, F_UNDO = 6, 7, 8, 9
     f_stack = np.zeros((frames, MAX_DEPTH), dtype=np.int64)
     undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
@@ -637,24 +643,18 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
     while True:
         if entering:
             entering = False
-            # A stop none of whose candidates fits (the melds attached to it and
-            # the pending groups') has only the empty multiset: its kind stays in
-            # hand. Set it aside like a decided kind, on the undo stack, so that
-            # states differing only there share a key, and no frame or memo entry
-            # is spent on it.
+            # A stop none of whose melds fits has only the empty multiset: its
+            # kind stays in hand. Set it aside like a decided kind, on the undo
+            # stack, so that states differing only there share a key, and no
+            # frame or memo entry is spent on it.
             mark = undo_top
             feasible = True
-            pending = 0
-            low_slot = 0
             while True:
                 position = _first_position(remaining, child_start, order)
                 if position == KIND_COUNT:
                     break
-                pending = cumulative[position] ^ cumulative[child_start]
-                # no pending group: the melds attached before ``position`` never fit
-                low_slot = group_start[child_start if pending != 0 else position]
-                if _next_fit(remaining, hand_layers, low_slot, group_start[position + 1],
-                             grouped, layers, jokers, slot_groups, 0) >= 0:
+                if _next_fit(remaining, hand_layers, first_start[position],
+                             first_start[position + 1], by_first, layers, jokers) >= 0:
                     break
                 dead = order[position]
                 if remaining[dead] > max_left[dead]:
@@ -680,7 +680,7 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
                 key = state_key
                 if mode == MODE_BEST:
                     key = key * (keep + 1) + child_kept
-                slot = _memo_slot(memo, memo_meta[1], key, pending)
+                slot = _memo_slot(memo, memo_meta[1], key, 0)
                 if memo[slot, 0] == key:
                     value = memo[slot, 2]
                 else:
@@ -689,14 +689,12 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
                     f_int[top, F_POSITION] = position
                     f_int[top, F_KEY] = key
                     f_int[top, F_KEPT] = child_kept
-                    f_int[top, F_SLOT] = low_slot
+                    f_int[top, F_SLOT] = first_start[position]
                     f_int[top, F_DEPTH] = 0
                     f_int[top, F_GAINED] = 0
                     f_int[top, F_ACC] = 0 if mode == MODE_COUNT else NEG_INF
                     f_int[top, F_EMPTY] = 0
                     f_int[top, F_UNDO] = mark
-                    f_int[top, F_USED] = pending
-                    f_cur[top] = 0
                     value = NO_VALUE
             if not pushed:
                 key_change, bound_change = _undo_dead(
@@ -725,7 +723,7 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
         value = 0
         position = f_int[top, F_POSITION]
         kind = order[position]
-        high = group_start[position + 1]
+        high = first_start[position + 1]
         if mode == MODE_COUNT and f_int[top, F_EMPTY] == 0:
             # counting: the empty multiset first, as in the reference
             f_int[top, F_EMPTY] = 1
@@ -739,22 +737,17 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
             continue
         # advance to the next multiset S whose child may still matter
         while True:
-            found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, grouped, layers,
-                              jokers, slot_groups, f_cur[top])
+            found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, by_first,
+                              layers, jokers)
             if found >= 0:
-                m = grouped[found]
+                m = by_first[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
                 state_key -= key_deltas[m]
                 bound -= meld_shares[m]
                 f_int[top, F_GAINED] += points[m]
                 f_stack[top, f_int[top, F_DEPTH]] = found
                 f_int[top, F_DEPTH] += 1
-                group = slot_groups[found]
-                if group >= 0:
-                    f_cur[top] |= np.int64(1) << group
-                    f_int[top, F_SLOT] = found + 1
-                else:
-                    f_int[top, F_SLOT] = found
+                f_int[top, F_SLOT] = found
                 saved = remaining[kind]
                 if saved > max_left[kind]:
                     continue  # too many copies of the kind stay; deeper S use more
@@ -775,14 +768,11 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
                 break
             f_int[top, F_DEPTH] -= 1
             found = f_stack[top, f_int[top, F_DEPTH]]
-            m = grouped[found]
+            m = by_first[found]
             _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
             state_key += key_deltas[m]
             bound += meld_shares[m]
             f_int[top, F_GAINED] -= points[m]
-            group = slot_groups[found]
-            if group >= 0:
-                f_cur[top] &= ~(np.int64(1) << group)
             f_int[top, F_SLOT] = found + 1
         if entering:
             continue
@@ -803,7 +793,7 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
                 continue
         # frame finished: undo the dead kinds set aside on entry, return to the parent
         value = f_int[top, F_ACC]
-        memo = _memo_put(memo, memo_meta, f_int[top, F_KEY], f_int[top, F_USED], value)
+        memo = _memo_put(memo, memo_meta, f_int[top, F_KEY], 0, value)
         mark = f_int[top, F_UNDO]
         key_change, bound_change = _undo_dead(
             remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares)
@@ -833,15 +823,13 @@ for _bit in range(64):
 DEBRUIJN_BITS = _DEBRUIJN_BITS
 DEBRUIJN_SIGNED = DEBRUIJN - (1 << 64) if DEBRUIJN >= (1 << 63) else DEBRUIJN
 PACK_BITS = 63          # the packed state must stay non-negative
-MAX_DENSE_GROUPS = 56   # pending groups share the second memo word with the kept count (7 bits)
-# rows of the packed tables (int64[P_ROWS, n]): per local kind ...
-PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_START, PK_CUM, PK_ROWS = 0, 1, 2, 3, 4, 5, 6, 7
-# ... and per slot (melds by attached local kind: the first kind, or the group's anchor;
-# catalogue order inside); PK_CUM[i]: dense bits of the groups anchored before local kind i
-PS_MELD, PS_PACKED, PS_GROUPBIT, PS_POINTS, PS_SHARE = 0, 1, 2, 3, 4
+# rows of the packed tables: per local kind (int64[PK_ROWS, L + 1]) ...
+PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_START, PK_ROWS = 0, 1, 2, 3, 4, 5, 6
+# ... and per slot (int64[PS_ROWS, M]: melds by first local kind, catalogue order inside)
+PS_MELD, PS_PACKED, PS_POINTS, PS_SHARE, PS_ROWS = 0, 1, 2, 3, 4
 # frame columns
 FR_POS, FR_KEY2, FR_KEPT, FR_SLOT, FR_DEPTH, FR_GAINED, FR_ACC, FR_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
-FR_STATE, FR_BOUND, FR_USED, FR_KEY, FR_COLS = 8, 9, 10, 11, 12
+FR_STATE, FR_BOUND, FR_KEY, FR_COLS = 8, 9, 10, 11
 
 
 @njit(cache=True)
@@ -852,13 +840,13 @@ def _lowest_owner(state, owner):
 
 
 @njit(cache=True)
-def _pack(hand, meld_counts, points, groups, max_left, mode):
+def _pack(hand, meld_counts, points, max_left, mode):
     """Packed tables of the hand, or an empty ``kinds`` table when it does not fit one int64.
 
-    Returns (kinds int64[PK_ROWS, L + 1], slots int64[5, M], owner int64[64] (local
-    kind of each state bit), guards, state); ``kinds`` has no columns when the
-    hand needs more than PACK_BITS bits or the melds more than
-    MAX_DENSE_GROUPS groups (the caller then takes the general programme).
+    Returns (kinds int64[PK_ROWS, L + 1], slots int64[PS_ROWS, M], owner int64[64]
+    (local kind of each state bit), guards, state); ``kinds`` has no columns
+    when the hand needs more than PACK_BITS bits (the caller then takes the
+    general programme).
     """
     meld_total = meld_counts.shape[0]
     order = decision_order()
@@ -878,7 +866,7 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
                 width += 1
             bits += width + 1
     kinds = np.zeros((PK_ROWS, local + 1), dtype=np.int64)
-    slots = np.zeros((5, meld_total), dtype=np.int64)
+    slots = np.zeros((PS_ROWS, meld_total), dtype=np.int64)
     owner = np.zeros(64, dtype=np.int64)
     if bits > PACK_BITS:
         return kinds[:, :0], slots, owner, 0, 0
@@ -902,15 +890,11 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
             guards |= np.int64(1) << (shift + width)
             state |= count << shift
             shift += width + 1
-    # first local kind of each meld and its packed form; dense group numbers and each
-    # group's anchor (its melds' earliest first kind); bucket the melds by attached
-    # kind (first kind, or the group's anchor), catalogue order inside (counting sort)
+    # first local kind of each meld and its packed form; bucket the melds by first
+    # kind, catalogue order inside (counting sort)
     firsts = np.empty(meld_total, dtype=np.int64)
     packed = np.zeros(meld_total, dtype=np.int64)
     sizes = np.zeros(meld_total, dtype=np.int64)
-    dense = np.full(64, -1, dtype=np.int64)
-    anchors = np.full(64, local, dtype=np.int64)
-    dense_count = 0
     for m in range(meld_total):
         first = local
         for p in range(local):
@@ -923,26 +907,10 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
                 if i < first:
                     first = i
         firsts[m] = first
-        group = groups[m]
-        if group >= 0:
-            if dense[group] < 0:
-                dense[group] = dense_count
-                dense_count += 1
-            if first < anchors[dense[group]]:
-                anchors[dense[group]] = first
-    if dense_count > MAX_DENSE_GROUPS:
-        return kinds[:, :0], slots, owner, 0, 0
     for m in range(meld_total):
-        if groups[m] >= 0:
-            firsts[m] = anchors[dense[groups[m]]]
         kinds[PK_START, firsts[m] + 1] += 1
     for i in range(local):
         kinds[PK_START, i + 1] += kinds[PK_START, i]
-    for d in range(dense_count):
-        if anchors[d] < local:
-            kinds[PK_CUM, anchors[d] + 1] |= np.int64(1) << d
-    for i in range(local):
-        kinds[PK_CUM, i + 1] |= kinds[PK_CUM, i]
     fill = kinds[PK_START].copy()
     for m in range(meld_total):
         s = fill[firsts[m]]
@@ -950,8 +918,6 @@ def _pack(hand, meld_counts, points, groups, max_left, mode):
         slots[PS_MELD, s] = m
         slots[PS_PACKED, s] = packed[m]
         slots[PS_POINTS, s] = points[m]
-        if groups[m] >= 0:
-            slots[PS_GROUPBIT, s] = np.int64(1) << dense[groups[m]]
     if mode == MODE_BEST:
         # per-card point shares (see _shares), over local kinds
         for m in range(meld_total):
@@ -982,30 +948,46 @@ def _bound_of(state, kinds):
 
 
 @njit(cache=True)
-def _packed_fit(state, guards, used, slot, high, slots):
-    """First slot in [slot, high) whose meld fits ``state``, its group unused; -1 if none."""
+def _packed_fit(state, guards, slot, high, slots):
+    """First slot in [slot, high) whose meld fits ``state``; -1 if none."""
     lifted = state | guards
     for s in range(slot, high):
-        if ((lifted - slots[PS_PACKED, s]) & guards) == guards and (
-                slots[PS_GROUPBIT, s] & used) == 0:
+        if ((lifted - slots[PS_PACKED, s]) & guards) == guards:
             return s
     return -1
 
 
 @njit(cache=True)
-def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, memo, meta,
-                  overflow):
+def _packed_next_move(cur, guards, slot, high, single, depth, gained, stack, slots):
+    """_next_move on a packed state: (advanced, cur, slot, depth, gained)."""
+    while True:
+        found = -1
+        if single == 0 or depth == 0:
+            found = _packed_fit(cur, guards, slot, high, slots)
+        if found >= 0:
+            stack[depth] = found
+            return (True, cur - slots[PS_PACKED, found], found + single, depth + 1,
+                    gained + slots[PS_POINTS, found])
+        if depth == 0:
+            return False, cur, slot, depth, gained
+        depth -= 1
+        found = stack[depth]
+        cur += slots[PS_PACKED, found]
+        gained -= slots[PS_POINTS, found]
+        slot = found + 1
+
+
+@njit(cache=True)
+def _packed_solve(state, kept, keep, mode, kinds, slots, owner, guards, memo, meta, overflow):
     """_solve on the packed state: same values, same memo discipline, no undo stacks.
 
     Each frame records the state with its multiset S applied (before its kind
     is set aside), so a returning child needs nothing undone. Dead kinds are
-    set aside on entry as in _solve; memo keys are (state, pending << 7 | kept),
-    ``pending`` the dense bits of the groups anchored in ``start .. position - 1``.
+    set aside on entry as in _solve; memo keys are (state, kept).
     """
     frames = np.empty((kinds.shape[1] + 1, FR_COLS), dtype=np.int64)
     stack = np.empty((kinds.shape[1] + 1, MAX_DEPTH), dtype=np.int64)
     bound = _bound_of(state, kinds) if mode == MODE_BEST else 0
-    grouped = kinds[PK_CUM, kinds.shape[1] - 1] != 0
     top = -1
     value = 0
     entering = True
@@ -1014,18 +996,10 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
             entering = False
             feasible = True
             position = -1
-            pending = 0
-            low_slot = 0
             while state != 0:
                 position = _lowest_owner(state, owner)
-                low_slot = kinds[PK_START, position]
-                if grouped:
-                    pending = kinds[PK_CUM, position] ^ kinds[PK_CUM, start]
-                    # no pending group: the melds attached before ``position`` never fit
-                    if pending != 0:
-                        low_slot = kinds[PK_START, start]
-                if _packed_fit(state, guards, 0, low_slot, kinds[PK_START, position + 1],
-                               slots) >= 0:
+                if _packed_fit(state, guards, kinds[PK_START, position],
+                               kinds[PK_START, position + 1], slots) >= 0:
                     break
                 count = (state >> kinds[PK_SHIFT, position]) & kinds[PK_LOW, position]
                 if count > kinds[PK_MAXLEFT, position]:
@@ -1034,7 +1008,6 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
                 kept = min(keep, kept + count)
                 bound -= count * kinds[PK_SHARE, position]
                 state &= ~kinds[PK_FIELD, position]
-                start = position + 1
             pushed = False
             if not feasible:
                 value = NEG_INF
@@ -1044,8 +1017,7 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
                 else:
                     value = 0 if kept >= keep else NEG_INF
             else:
-                key2 = (pending << 7) | kept
-                slot = _memo_slot(memo, meta[1], state, key2)
+                slot = _memo_slot(memo, meta[1], state, kept)
                 if memo[slot, 0] == state:
                     value = memo[slot, 2]
                 else:
@@ -1053,16 +1025,15 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
                     pushed = True
                     frames[top, FR_POS] = position
                     frames[top, FR_KEY] = state
-                    frames[top, FR_KEY2] = key2
+                    frames[top, FR_KEY2] = kept
                     frames[top, FR_KEPT] = kept
-                    frames[top, FR_SLOT] = low_slot
+                    frames[top, FR_SLOT] = kinds[PK_START, position]
                     frames[top, FR_DEPTH] = 0
                     frames[top, FR_GAINED] = 0
                     frames[top, FR_ACC] = 0 if mode == MODE_COUNT else NEG_INF
                     frames[top, FR_EMPTY] = 0
                     frames[top, FR_STATE] = state
                     frames[top, FR_BOUND] = bound
-                    frames[top, FR_USED] = 0
                     value = NO_VALUE
             if not pushed and top < 0:
                 return value, memo
@@ -1086,32 +1057,25 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
         max_left = kinds[PK_MAXLEFT, position]
         cur = frames[top, FR_STATE]
         cur_bound = frames[top, FR_BOUND]
-        cur_used = frames[top, FR_USED]
         if mode == MODE_COUNT and frames[top, FR_EMPTY] == 0:
             # counting: the empty multiset first, as in the reference
             frames[top, FR_EMPTY] = 1
             saved = (cur >> shift) & low
             state = cur & ~field
             kept = min(keep, frames[top, FR_KEPT] + saved)
-            start = position + 1
             entering = True
             continue
         # advance to the next multiset S whose child may still matter
         high = kinds[PK_START, position + 1]
         while True:
-            found = _packed_fit(cur, guards, cur_used, frames[top, FR_SLOT], high, slots)
+            found = _packed_fit(cur, guards, frames[top, FR_SLOT], high, slots)
             if found >= 0:
                 cur -= slots[PS_PACKED, found]
                 cur_bound -= slots[PS_SHARE, found]
                 frames[top, FR_GAINED] += slots[PS_POINTS, found]
                 stack[top, frames[top, FR_DEPTH]] = found
                 frames[top, FR_DEPTH] += 1
-                bit = slots[PS_GROUPBIT, found]
-                if bit != 0:
-                    cur_used |= bit
-                    frames[top, FR_SLOT] = found + 1
-                else:
-                    frames[top, FR_SLOT] = found
+                frames[top, FR_SLOT] = found
                 saved = (cur >> shift) & low
                 if saved > max_left:
                     continue  # too many copies of the kind stay; deeper S use more
@@ -1122,11 +1086,9 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
                         continue  # this child cannot beat the frame's best; deeper S may
                 frames[top, FR_STATE] = cur
                 frames[top, FR_BOUND] = cur_bound
-                frames[top, FR_USED] = cur_used
                 state = cur & ~field
                 bound = cur_bound - saved * share
                 kept = min(keep, frames[top, FR_KEPT] + saved)
-                start = position + 1
                 entering = True
                 break
             if frames[top, FR_DEPTH] == 0:
@@ -1136,13 +1098,11 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
             cur += slots[PS_PACKED, found]
             cur_bound += slots[PS_SHARE, found]
             frames[top, FR_GAINED] -= slots[PS_POINTS, found]
-            cur_used &= ~slots[PS_GROUPBIT, found]
             frames[top, FR_SLOT] = found + 1
         if entering:
             continue
         frames[top, FR_STATE] = cur
         frames[top, FR_BOUND] = cur_bound
-        frames[top, FR_USED] = cur_used
         if mode == MODE_BEST and frames[top, FR_EMPTY] == 0:
             # best: the empty multiset last, once the others set a high bar
             frames[top, FR_EMPTY] = 1
@@ -1153,7 +1113,6 @@ def _packed_solve(state, start, kept, keep, mode, kinds, slots, owner, guards, m
                 state = cur & ~field
                 bound = child_bound
                 kept = min(keep, frames[top, FR_KEPT] + saved)
-                start = position + 1
                 entering = True
                 continue
         # frame finished: store its value, return to the parent
@@ -1196,7 +1155,7 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
     """best() on the packed tables: (points, sorted catalogue indices)."""
     memo, meta = _packed_memo(cards)
     overflow = np.zeros(1, dtype=np.int64)
-    target, memo = _packed_solve(state, 0, 0, keep, MODE_BEST, kinds, slots, owner, guards,
+    target, memo = _packed_solve(state, 0, keep, MODE_BEST, kinds, slots, owner, guards,
                                  memo, meta, overflow)
     picked = np.empty(cards + 1, dtype=np.int64)
     if target == NEG_INF:
@@ -1204,7 +1163,6 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
     result = target
     picked_count = 0
     kept = 0
-    start = 0
     stack = np.empty(MAX_DEPTH, dtype=np.int64)
     while state != 0:
         position = _lowest_owner(state, owner)
@@ -1212,12 +1170,10 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
         shift = kinds[PK_SHIFT, position]
         low = kinds[PK_LOW, position]
         high = kinds[PK_START, position + 1]
-        pending = kinds[PK_CUM, position] ^ kinds[PK_CUM, start]
-        slot = kinds[PK_START, start if pending != 0 else position]
+        slot = kinds[PK_START, position]
         depth = 0
         gained = 0
         cur = state
-        cur_used = 0
         matched = False
         while True:
             # the leaf for the current S, evaluated exactly unless its bound rules it out
@@ -1226,36 +1182,16 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
                 child = cur & ~field
                 next_kept = min(keep, kept + saved)
                 if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
-                    sub, memo = _packed_solve(child, position + 1, next_kept, keep, MODE_BEST,
-                                              kinds, slots, owner, guards, memo, meta, overflow)
+                    sub, memo = _packed_solve(child, next_kept, keep, MODE_BEST, kinds, slots,
+                                              owner, guards, memo, meta, overflow)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         state = child
                         kept = next_kept
-                        start = position + 1
                         target = sub
                         break
-            advanced = False
-            while True:
-                found = _packed_fit(cur, guards, cur_used, slot, high, slots)
-                if found >= 0:
-                    cur -= slots[PS_PACKED, found]
-                    gained += slots[PS_POINTS, found]
-                    stack[depth] = found
-                    depth += 1
-                    bit = slots[PS_GROUPBIT, found]
-                    cur_used |= bit
-                    slot = found + 1 if bit != 0 else found
-                    advanced = True
-                    break
-                if depth == 0:
-                    break
-                depth -= 1
-                found = stack[depth]
-                cur += slots[PS_PACKED, found]
-                gained -= slots[PS_POINTS, found]
-                cur_used &= ~slots[PS_GROUPBIT, found]
-                slot = found + 1
+            advanced, cur, slot, depth, gained = _packed_next_move(
+                cur, guards, slot, high, 0, depth, gained, stack, slots)
             if not advanced:
                 break
         if not matched:  # the exact values guarantee a match
@@ -1355,17 +1291,15 @@ def _steps(hand, meld_counts, groups, max_left):
 
 @njit(cache=True)
 def _steps_packed(hand, meld_counts, points, max_left, table, step_melds):
-    """The packed form of the steps: (kinds, melds int64[5, M'] in step order, guards, state).
+    """The packed form of the steps: (kinds, melds int64[PS_ROWS, M'] in step order, guards, state).
 
     ``kinds`` is _pack's (no columns when the hand does not fit one int64); the
     melds table has _pack's slot rows, one column per entry of ``step_melds``,
     and ``table``'s packed rows are filled in.
     """
     meld_total = meld_counts.shape[0]
-    kinds, slots, owner, guards, state = _pack(
-        hand, meld_counts, points, np.full(meld_total, -1, dtype=np.int64), max_left,
-        MODE_BEST)
-    melds = np.zeros((5, step_melds.shape[0]), dtype=np.int64)
+    kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, max_left, MODE_BEST)
+    melds = np.zeros((PS_ROWS, step_melds.shape[0]), dtype=np.int64)
     if kinds.shape[1] == 0:
         return kinds, melds, guards, state
     slot_of = np.empty(meld_total, dtype=np.int64)
@@ -1416,7 +1350,7 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
                 if field != 0 and (state & field) == 0:
                     step += 1
                     continue
-                if _packed_fit(state, guards, 0, table[ST_LO, step], table[ST_HI, step],
+                if _packed_fit(state, guards, table[ST_LO, step], table[ST_HI, step],
                                melds) >= 0:
                     break
                 if field != 0:
@@ -1474,7 +1408,7 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
         while True:
             found = -1
             if single == 0 or frames[top, FR_DEPTH] == 0:
-                found = _packed_fit(cur, guards, 0, frames[top, FR_SLOT], high, melds)
+                found = _packed_fit(cur, guards, frames[top, FR_SLOT], high, melds)
             if found >= 0:
                 cur -= melds[PS_PACKED, found]
                 cur_bound -= melds[PS_SHARE, found]
@@ -1552,7 +1486,7 @@ def _steps_packed_best(state, keep, table, melds, kinds, guards, cards):
             if field != 0 and (state & field) == 0:
                 step += 1
                 continue
-            if _packed_fit(state, guards, 0, table[ST_LO, step], table[ST_HI, step],
+            if _packed_fit(state, guards, table[ST_LO, step], table[ST_HI, step],
                            melds) >= 0:
                 break
             if field != 0:
@@ -1586,26 +1520,8 @@ def _steps_packed_best(state, keep, table, melds, kinds, guards, cards):
                         kept = next_kept
                         target = sub
                         break
-            advanced = False
-            while True:
-                found = -1
-                if single == 0 or depth == 0:
-                    found = _packed_fit(cur, guards, 0, slot, high, melds)
-                if found >= 0:
-                    cur -= melds[PS_PACKED, found]
-                    gained += melds[PS_POINTS, found]
-                    stack[depth] = found
-                    depth += 1
-                    slot = found + single
-                    advanced = True
-                    break
-                if depth == 0:
-                    break
-                depth -= 1
-                found = stack[depth]
-                cur += melds[PS_PACKED, found]
-                gained -= melds[PS_POINTS, found]
-                slot = found + 1
+            advanced, cur, slot, depth, gained = _packed_next_move(
+                cur, guards, slot, high, single, depth, gained, stack, melds)
             if not advanced:
                 break
         if not matched:  # the exact values guarantee a match
@@ -1619,14 +1535,14 @@ def _steps_packed_best(state, keep, table, melds, kinds, guards, cards):
 
 @njit(cache=True)
 def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table, step_melds,
-                 no_groups, shares, meld_shares, memo, memo_meta):
+                 shares, meld_shares, memo, memo_meta):
     """_steps_packed_solve on a counts vector (hands that do not fit one int64).
 
     As _solve in mode 1: ``remaining`` is restored on return, the kinds set
     aside on entry (a held kind none of whose step's melds fits) go on an undo
     stack. Memo keys are (mixed-radix hand * (keep + 1) + kept, step).
     """
-    (order, widths, kinds, mults, layers, jokers, key_deltas, _, _, places, _, _) = prepared
+    (order, widths, kinds, mults, layers, jokers, key_deltas, _, _, places) = prepared
     step_total = table.shape[1]
     hand_layers = _hand_layers(remaining)
     state_key = 0
@@ -1659,7 +1575,7 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
                     step += 1
                     continue
                 if _next_fit(remaining, hand_layers, table[ST_LO, step], table[ST_HI, step],
-                             step_melds, layers, jokers, no_groups, 0) >= 0:
+                             step_melds, layers, jokers) >= 0:
                     break
                 if kind >= 0:
                     if remaining[kind] > max_left[kind]:
@@ -1723,7 +1639,7 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
             found = -1
             if single == 0 or f_int[top, F_DEPTH] == 0:
                 found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, step_melds,
-                                  layers, jokers, no_groups, 0)
+                                  layers, jokers)
             if found >= 0:
                 m = step_melds[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
@@ -1805,15 +1721,13 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left):
                                                 step_melds)
     if kinds.shape[1] > 0:
         return _steps_packed_best(state, keep, table, melds, kinds, guards, hand.sum())
-    meld_total = meld_counts.shape[0]
     memo, memo_meta = _memo_new(MEMO_BITS)
-    prepared = _prepare(hand, meld_counts, np.full(meld_total, -1, dtype=np.int64))
-    (order, widths, kinds_of, mults, layers, jokers, _, _, _, _, _, _) = prepared
+    prepared = _prepare(hand, meld_counts)
+    (order, widths, kinds_of, mults, layers, jokers, _, _, _, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
-    no_groups = np.full(step_melds.shape[0], -1, dtype=np.int64)
     remaining = hand.copy()
     target, memo = _steps_solve(remaining, 0, 0, keep, points, max_left, prepared, table,
-                                step_melds, no_groups, shares, meld_shares, memo, memo_meta)
+                                step_melds, shares, meld_shares, memo, memo_meta)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0]
@@ -1832,7 +1746,7 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left):
                 step += 1
                 continue
             if _next_fit(remaining, hand_layers, table[ST_LO, step], table[ST_HI, step],
-                         step_melds, layers, jokers, no_groups, 0) >= 0:
+                         step_melds, layers, jokers) >= 0:
                 break
             if kind >= 0:
                 kept = min(keep, kept + remaining[kind])
@@ -1859,8 +1773,8 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left):
                     child_bound += remaining[k] * shares[k]
                 if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
                     sub, memo = _steps_solve(remaining, step + 1, next_kept, keep, points,
-                                             max_left, prepared, table, step_melds, no_groups,
-                                             shares, meld_shares, memo, memo_meta)
+                                             max_left, prepared, table, step_melds, shares,
+                                             meld_shares, memo, memo_meta)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         kept = next_kept
@@ -1868,29 +1782,9 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left):
                         break
                 if kind >= 0:
                     _set_count(remaining, hand_layers, kind, saved)
-            advanced = False
-            while True:
-                found = -1
-                if single == 0 or depth == 0:
-                    found = _next_fit(remaining, hand_layers, slot, high, step_melds, layers,
-                                      jokers, no_groups, 0)
-                if found >= 0:
-                    m = step_melds[found]
-                    _apply(remaining, hand_layers, m, widths, kinds_of, mults, 1)
-                    gained += points[m]
-                    stack[depth] = found
-                    depth += 1
-                    slot = found + single
-                    advanced = True
-                    break
-                if depth == 0:
-                    break
-                depth -= 1
-                found = stack[depth]
-                m = step_melds[found]
-                _apply(remaining, hand_layers, m, widths, kinds_of, mults, -1)
-                gained -= points[m]
-                slot = found + 1
+            advanced, slot, depth, gained = _next_move(
+                remaining, hand_layers, slot, high, single, depth, gained, stack, step_melds,
+                points, widths, kinds_of, mults, layers, jokers)
             if not advanced:
                 break
         if not matched:  # the exact values guarantee a match
@@ -1908,19 +1802,17 @@ def count(hand, meld_counts):
     """(number of lay-downs, overflow flag)."""
     meld_total = meld_counts.shape[0]
     kinds, slots, owner, guards, state = _pack(
-        hand, meld_counts, np.zeros(meld_total, dtype=np.int64),
-        np.full(meld_total, -1, dtype=np.int64), hand, MODE_COUNT)
+        hand, meld_counts, np.zeros(meld_total, dtype=np.int64), hand, MODE_COUNT)
     if kinds.shape[1] > 0:
         memo, meta = _packed_memo(hand.sum())
         overflow = np.zeros(1, dtype=np.int64)
-        total, _ = _packed_solve(state, 0, 0, 0, MODE_COUNT, kinds, slots, owner, guards,
+        total, _ = _packed_solve(state, 0, 0, MODE_COUNT, kinds, slots, owner, guards,
                                  memo, meta, overflow)
         return total, overflow[0]
     memo, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
-    meld_total = meld_counts.shape[0]
     points = np.zeros(meld_total, dtype=np.int64)
-    prepared = _prepare(hand, meld_counts, np.full(meld_total, -1, dtype=np.int64))
+    prepared = _prepare(hand, meld_counts)
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
     meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
@@ -1935,23 +1827,22 @@ def best(hand, meld_counts, points, keep, groups, max_left):
 
     ``groups`` (int64[M], -1 or a group 0..62: at most one meld per group) and
     ``max_left`` (int64[53]: most copies of each kind left in hand) are the
-    optimizer's constraints of partition_ref.best_laydown. The lay-down
-    returned is the first optimal one in the reference's order (at each kind:
-    the empty multiset, then multisets in depth-first order), so every
-    backend returns the same melds.
+    optimizer's constraints of partition_ref.best_laydown. With any group the
+    step programme (``_steps_best``) answers; without, the first-card
+    programme. The lay-down returned is the first optimal one in the
+    reference's order (at each kind: the empty multiset, then multisets in
+    depth-first order), so every backend returns the same melds.
     """
     for m in range(groups.shape[0]):
         if groups[m] >= 0:
             return _steps_best(hand, meld_counts, points, keep, groups, max_left)
-    kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, groups, max_left,
-                                               MODE_BEST)
+    kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, max_left, MODE_BEST)
     if kinds.shape[1] > 0:
         return _packed_best(state, keep, kinds, slots, owner, guards, hand.sum())
     memo, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
-    prepared = _prepare(hand, meld_counts, groups)
-    (order, widths, kinds, mults, layers, jokers, _, group_start, grouped, _,
-     slot_groups, cumulative) = prepared
+    prepared = _prepare(hand, meld_counts)
+    (order, widths, kinds, mults, layers, jokers, _, first_start, by_first, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds, mults)
     remaining = hand.copy()
     target, memo = _solve(
@@ -1971,12 +1862,10 @@ def best(hand, meld_counts, points, keep, groups, max_left):
         if position == KIND_COUNT:
             break
         kind = order[position]
-        high = group_start[position + 1]
-        pending = cumulative[position] ^ cumulative[start]
+        high = first_start[position + 1]
         depth = 0
-        slot = group_start[start if pending != 0 else position]
+        slot = first_start[position]
         gained = 0
-        cur = 0
         matched = False
         while True:
             # the leaf for the current S, evaluated exactly unless its bound rules it out
@@ -1997,41 +1886,15 @@ def best(hand, meld_counts, points, keep, groups, max_left):
                         target = sub
                         break
                 _set_count(remaining, hand_layers, kind, saved)
-            advanced = False
-            while True:
-                found = _next_fit(remaining, hand_layers, slot, high, grouped, layers, jokers,
-                                  slot_groups, cur)
-                if found >= 0:
-                    m = grouped[found]
-                    _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
-                    gained += points[m]
-                    stack[depth] = found
-                    depth += 1
-                    group = slot_groups[found]
-                    if group >= 0:
-                        cur |= np.int64(1) << group
-                        slot = found + 1
-                    else:
-                        slot = found
-                    advanced = True
-                    break
-                if depth == 0:
-                    break
-                depth -= 1
-                found = stack[depth]
-                m = grouped[found]
-                _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
-                gained -= points[m]
-                group = slot_groups[found]
-                if group >= 0:
-                    cur &= ~(np.int64(1) << group)
-                slot = found + 1
+            advanced, slot, depth, gained = _next_move(
+                remaining, hand_layers, slot, high, 0, depth, gained, stack, by_first, points,
+                widths, kinds, mults, layers, jokers)
             if not advanced:
                 break
         if not matched:  # the exact values guarantee a match
             raise RuntimeError("best lay-down reconstruction failed")
         for j in range(depth):
-            picked[picked_count] = grouped[stack[j]]
+            picked[picked_count] = by_first[stack[j]]
             picked_count += 1
         start = position + 1
     out = np.sort(picked[:picked_count])
