@@ -211,8 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a card that must be laid (the top of a taken pile), repeatable")
     best.add_argument("--objective", choices=OBJECTIVES, default="points",
                       help="most points (default), most cards, or going out")
-    best.add_argument("--solver", choices=SOLVERS, default="kernel",
-                      help="exact partition kernel (default) or OR-Tools CP-SAT")
+    best.add_argument("--solver", choices=SOLVERS, default="auto",
+                      help="exact partition kernel, OR-Tools CP-SAT, or auto (default: the "
+                           "kernel up to 30 cards without table melds and 24 with)")
     best.add_argument("--time-limit", type=float, default=10.0,
                       help="CP-SAT limit in deterministic time (default 10)")
     best.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 6),

@@ -36,7 +36,10 @@ from solver.laydown import Extension, LayDown, _hand, _rules
 from solver.melds import check_trump
 from solver.rules import RuleSet
 
-SOLVERS = ("kernel", "cpsat")
+SOLVERS = ("auto", "kernel", "cpsat")
+# auto: the kernel path up to these hand sizes (without / with table melds), CP-SAT above;
+# measured crossovers in benchmarks/README.md ("Turn optimizer").
+AUTO_KERNEL_CARDS = (30, 24)
 OBJECTIVES = ("points", "cards", "out")
 CARD_WEIGHT = 1_000_000   # "cards"/"out": one laid card outweighs any sum of points
 
@@ -115,10 +118,13 @@ class Config:
     ``objective``: ``points`` (most points), ``cards`` (most cards laid, then
     most points) or ``out`` (go out, keeping exactly ``keep`` cards, with the
     most points; ``goes_out`` in the result says whether it can).
+    ``solver``: ``kernel``, ``cpsat``, or ``auto`` (the default): the kernel path
+    for hands of up to 30 cards without table melds and 24 with, CP-SAT for larger
+    ones, where the kernel's search grows much faster than CP-SAT's.
     ``time_limit``: CP-SAT's limit in deterministic time units (about seconds).
     """
 
-    solver: str = "kernel"
+    solver: str = "auto"
     objective: str = "points"
     backend: str | None = None
     time_limit: float = 10.0
@@ -141,6 +147,9 @@ def optimize_laydown(instance: Instance, config: Config = Config()) -> LayDown:
     candidates = build_candidates(instance, config.backend)
     weights = _weights(candidates, config.objective)
     solver = config.solver
+    if solver == "auto":
+        limit = AUTO_KERNEL_CARDS[1 if instance.table else 0]
+        solver = "kernel" if len(instance.hand) <= limit else "cpsat"
     if solver == "kernel" and instance.minimum and config.objective != "points":
         solver = "cpsat"  # the kernel maximises one sum; a minimum on another is CP-SAT's job
     if solver == "kernel":

@@ -266,3 +266,12 @@ def test_partnership_rules_pass_through():
     instance = Instance.build("4H 5H 2C 6S", table=["7H 8H 9H"], rules=rules)
     kernel, _ = both(instance)
     check_laydown(instance, kernel)
+
+
+def test_auto_picks_the_kernel_for_small_hands_and_cpsat_for_large_ones():
+    small = optimize_laydown(random_instance(1, hand_size=20, table_melds=3))
+    assert small.solver == "kernel"
+    large = optimize_laydown(random_instance(1, hand_size=26, table_melds=3))
+    assert large.solver == "cpsat"
+    assert optimize_laydown(random_instance(1, hand_size=30)).solver == "kernel"
+    assert optimize_laydown(random_instance(1, hand_size=31)).solver == "cpsat"
