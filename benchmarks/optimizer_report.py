@@ -78,7 +78,7 @@ def main(argv=None):
     parser.add_argument("--sizes", type=int, nargs="+", default=[11, 20, 30, 45])
     parser.add_argument("--tables", type=int, nargs="+", default=[0, 5, 10])
     parser.add_argument("--count", type=int, default=12)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=10)
     args = parser.parse_args(argv)
     print("| cards | table melds | kernel (ms) | CP-SAT (ms) | CP-SAT / kernel "
           "| kernel solve (ms) | CP-SAT solve (ms) | solve ratio |")
