@@ -135,6 +135,9 @@ def _cmd_best(args):
           + ("" if result.optimal else " (not proven optimal: time limit)"))
     if instance.minimum:
         print(f"  vulnerable: a first lay-down must be worth at least {instance.minimum}")
+    if not result.feasible and not result.optimal:
+        print("  CP-SAT found no lay-down within the time limit (raise --time-limit)")
+        return 0
     if not result.feasible:
         print("  no lay-down meets the constraints"
               + (f" (must use {instance.must_use})" if instance.must_use else ""))

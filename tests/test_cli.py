@@ -184,3 +184,15 @@ def test_best_objective_out(capsys):
     assert code == 0 and "goes out: yes" in out
     code, out, _ = run(capsys, "best", "3H 4H 5H KS KD 9C", "--objective", "out", "--json")
     assert json.loads(out)["goes_out"] is False
+
+
+def test_best_cpsat_time_limit_without_a_solution_is_reported(capsys):
+    from solver.instances import random_instance
+
+    hand = str(random_instance(2, hand_size=45, table_melds=10).hand)
+    code, out, _ = run(capsys, "best", hand, "--solver", "cpsat", "--time-limit", "0.0001",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["feasible"] is False and data["optimal"] is False
+    code, out, _ = run(capsys, "best", hand, "--solver", "cpsat", "--time-limit", "0.0001")
+    assert "no lay-down within the time limit" in out
