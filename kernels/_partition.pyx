@@ -1038,6 +1038,15 @@ cdef int64_t _count_rec(Ctx* c, int64_t start) except -1 nogil:
     return total
 
 
+cdef int _check_shapes(const Py_buffer* hand_view, const Py_buffer* meld_view) except -1:
+    """The hand is 53 counts and each meld row 53 counts (count and best share this)."""
+    if hand_view.shape[0] != KIND_COUNT:
+        raise ValueError(f"hand must have {KIND_COUNT} entries")
+    if meld_view.shape[1] != KIND_COUNT:
+        raise ValueError(f"meld_counts must have shape (M, {KIND_COUNT})")
+    return 0
+
+
 def count(hand, meld_counts):
     """(number of lay-downs, overflow flag)."""
     cdef Py_buffer hand_view
@@ -1049,10 +1058,7 @@ def count(hand, meld_counts):
     try:
         _get_int64(meld_counts, &meld_view, 2, "meld_counts")
         try:
-            if hand_view.shape[0] != KIND_COUNT:
-                raise ValueError(f"hand must have {KIND_COUNT} entries")
-            if meld_view.shape[1] != KIND_COUNT:
-                raise ValueError(f"meld_counts must have shape (M, {KIND_COUNT})")
+            _check_shapes(&hand_view, &meld_view)
             workspace = _acquire()
             try:
                 workspace.build(<const int64_t*>hand_view.buf, <const int64_t*>meld_view.buf,
@@ -1314,10 +1320,7 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
                     if has_limit:
                         _get_int64(max_left, &limit_view, 1, "max_left")
                     try:
-                        if hand_view.shape[0] != KIND_COUNT:
-                            raise ValueError(f"hand must have {KIND_COUNT} entries")
-                        if meld_view.shape[1] != KIND_COUNT:
-                            raise ValueError(f"meld_counts must have shape (M, {KIND_COUNT})")
+                        _check_shapes(&hand_view, &meld_view)
                         meld_total = meld_view.shape[0]
                         if point_view.shape[0] != meld_total:
                             raise ValueError("points must have one entry per meld")

@@ -237,7 +237,7 @@ class _Problem:
         self.position_of = {kind: index for index, kind in enumerate(self.order)}
         self.melds = [tuple(m[1]) for m in melds]
         self.points = [m[5] for m in melds]
-        self.groups = [-1] * len(self.melds) if groups is None else [int(g) for g in groups]
+        groups = [-1] * len(self.melds) if groups is None else [int(g) for g in groups]
         self.kinds_of = [
             [(kind, count) for kind, count in enumerate(counts) if count] for counts in self.melds
         ]
@@ -249,7 +249,7 @@ class _Problem:
         self.attached = [[] for _ in range(KIND_COUNT)]
         self.members: dict[int, list[int]] = {}
         anchor: dict[int, int] = {}
-        for index, group in enumerate(self.groups):
+        for index, group in enumerate(groups):
             if group < 0:
                 self.attached[first[index]].append(index)
             else:
@@ -316,31 +316,24 @@ class _Problem:
     def splits(self, remaining, candidates):
         """Yield each multiset S (list of meld indices) of ``candidates`` that fits.
 
-        An ungrouped meld may repeat; S holds at most one meld of each group.
         ``remaining`` is left reduced by S while the caller handles it. The
         walk order (depth first, the empty S first) fixes which of several
         best lay-downs is reported; the compiled backends follow it.
         """
         chosen: list[int] = []
 
-        def walk(start, used):
+        def walk(start):
             yield chosen
             for slot in range(start, len(candidates)):
                 index = candidates[slot]
-                group = self.groups[index]
-                if group >= 0 and used >> group & 1:
-                    continue
                 if self.fits(index, remaining):
                     self.apply(index, remaining, 1)
                     chosen.append(index)
-                    if group >= 0:
-                        yield from walk(slot + 1, used | 1 << group)
-                    else:
-                        yield from walk(slot, used)
+                    yield from walk(slot)
                     chosen.pop()
                     self.apply(index, remaining, -1)
 
-        yield from walk(0, 0)
+        yield from walk(0)
 
 
 def count_laydowns(hand, melds) -> int:

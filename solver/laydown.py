@@ -22,13 +22,12 @@ from kernels.encoding import RANK_COUNT, RANKS, SUITS
 from kernels.params import (
     KIND_RUN,
     MAX_SET_SIZE,
-    NEG_INF,
     NO_LIMIT,
     SHAPE_NAMES,
     RuleParams,
 )
 from solver.cards import Hand, as_hand
-from solver.errors import BiribaError, ImpossiblePositionError
+from solver.errors import ImpossiblePositionError
 from solver.melds import biriba_bonus, check_trump
 from solver.rules import RuleSet, get_rules
 
@@ -208,23 +207,12 @@ def iter_laydowns(hand, rules="classic", trump=None, backend=None):
 
 
 def best_laydown(hand, rules="classic", trump=None, keep: int = 1, backend=None) -> LayDown:
-    """The lay-down with the most points that leaves at least ``keep`` cards in hand."""
-    hand = _hand(hand)
-    if keep < 0:
-        raise BiribaError(f"keep must be 0 or more, got {keep!r}")
-    if keep > len(hand):
-        raise ImpossiblePositionError(
-            f"cannot keep {keep} card(s) from a hand of {len(hand)}: {str(hand)!r}"
-        )
-    _, counts, table = _catalogue(hand, rules, trump, backend)
-    points, indices = partition.best(counts, table, keep, backend)
-    assert points != NEG_INF
-    melds = _melds_from(table)
-    chosen = tuple(melds[index] for index in indices)
-    left = hand
-    for meld in chosen:
-        left = left - meld.cards
-    return LayDown(
-        melds=chosen, left=left, points=int(points), optimal=True,
-        backend=partition.resolve_backend(backend), goes_out=len(left) == keep,
-    )
+    """The lay-down with the most points that leaves at least ``keep`` cards in hand.
+
+    The turn optimizer with an empty table and the kernel path: one code path
+    for every best lay-down (a hand alone may hold three decks' copies).
+    """
+    from solver.optimizer import Config, Instance, optimize_laydown  # it imports this module
+
+    instance = Instance.build(hand, rules=rules, trump=trump, keep=keep, players=6)
+    return optimize_laydown(instance, Config(solver="kernel", backend=backend))

@@ -155,7 +155,7 @@ def optimize_laydown(instance: Instance, config: Config = Config()) -> LayDown:
     if solver == "kernel":
         chosen, optimal = _solve_kernel(instance, candidates, weights, config.backend)
     else:
-        from solver.cpsat import LayDownModel
+        from solver.cpsat import LayDownModel  # OR-Tools loads only when CP-SAT runs (~0.2 s)
 
         chosen, optimal = LayDownModel(instance, candidates, weights, config).solve()
     return _result(instance, candidates, chosen, optimal, solver, config,
