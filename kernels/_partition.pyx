@@ -179,12 +179,13 @@ cdef struct Candidates:
     vector[int64_t]* rows      # KIND_COUNT per candidate
     vector[int64_t]* info      # shape, home, clean per candidate
     int64_t* index             # wild odometer, >= the largest wild count asked for
+    const int64_t* required    # every candidate holds these cards (zeros: no pruning)
 
 
 cdef int _emit_wilds(const int64_t* hand, const int64_t* base, const int64_t* wild_kinds,
                      int64_t wild_kind_count, int64_t wild_count, int64_t shape, int64_t home,
                      int64_t clean, Candidates* out) except -1 nogil:
-    """Append base + every fitting multiset of wild_count wilds."""
+    """Append base + every fitting multiset of wild_count wilds that holds out.required."""
     cdef int64_t meld[KIND_COUNT]
     cdef int64_t* index = out.index
     cdef int64_t j, kind
@@ -201,6 +202,11 @@ cdef int _emit_wilds(const int64_t* hand, const int64_t* base, const int64_t* wi
             if meld[kind] > hand[kind]:
                 ok = False
         if ok:
+            for kind in range(KIND_COUNT):
+                if meld[kind] < out.required[kind]:
+                    ok = False
+                    break
+        if ok:
             out.keys.push_back(_meld_key(meld))
             offset = out.rows.size()
             out.rows.resize(offset + KIND_COUNT)
@@ -214,7 +220,8 @@ cdef int _emit_wilds(const int64_t* hand, const int64_t* base, const int64_t* wi
 
 
 cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out) except -1 nogil:
-    """Every (meld, reading) candidate, duplicates included (numba's _generate)."""
+    """Every (meld, reading) candidate holding out.required, duplicates included (numba's
+    _generate: the required naturals fix the run's suit and window, or the set's rank)."""
     cdef int64_t wild_twos = scalars[0]
     cdef int64_t min_size = scalars[3]
     cdef int64_t run_wilds[5]
@@ -229,6 +236,24 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
     cdef int64_t natural[4]
     cdef int64_t suit, low, high, length, p, kind, forced, optional_count, cap, extra
     cdef int64_t wild_count, j, rank, natural_count, digit, total, size
+    cdef int64_t need_suits = 0
+    cdef int64_t need_low = ACE_HIGH + 1
+    cdef int64_t need_high = -1
+    cdef int64_t need_ace = 0
+    cdef int64_t need_ranks = 0
+    cdef int64_t need_naturals = 0
+    for kind in range(JOKER):
+        rank = kind % RANK_COUNT
+        if out.required[kind] == 0 or (wild_twos and rank == 1):
+            continue
+        need_naturals += out.required[kind]
+        need_suits |= (<int64_t>1) << (kind // RANK_COUNT)
+        need_ranks |= (<int64_t>1) << rank
+        if rank == 0:
+            need_ace = 1
+        else:
+            need_low = min(need_low, rank)
+            need_high = max(need_high, rank)
     run_wilds[0] = JOKER
     if wild_twos:
         for suit in range(4):
@@ -236,10 +261,12 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
             run_wild_count += 1
     # runs
     for suit in range(4):
-        for low in range(ACE_HIGH + 1):
-            for high in range(low + min_size - 1, ACE_HIGH + 1):
+        if need_suits and need_suits != ((<int64_t>1) << suit):
+            continue
+        for low in range(min(<int64_t>ACE_HIGH, need_low) + 1):
+            for high in range(max(low + min_size - 1, need_high), ACE_HIGH + 1):
                 length = high - low + 1
-                if length > RANK_COUNT:
+                if length > RANK_COUNT or (need_ace and low != 0 and high != ACE_HIGH):
                     continue
                 forced = 0
                 optional_count = 0
@@ -276,7 +303,7 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
                             break
     # sets of one rank
     for rank in range(RANK_COUNT):
-        if not ((scalars[4] >> rank) & 1):
+        if not ((scalars[4] >> rank) & 1) or (need_ranks and need_ranks != ((<int64_t>1) << rank)):
             continue
         set_wilds[0] = JOKER
         set_wild_count = 1
@@ -311,7 +338,7 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
             if digit == 4:
                 break
     # sets of wilds only
-    if scalars[5]:
+    if scalars[5] and need_naturals == 0:
         total = 0
         for j in range(run_wild_count):
             total += hand[run_wilds[j]]
@@ -345,6 +372,103 @@ cdef int64_t _points(const int64_t* row, int64_t shape, int64_t home, int64_t cl
     return value + scoring.set_bonus[(home * 2 + clean) * scoring.set_width + size]
 
 
+cdef struct Found:
+    vector[int64_t]* keys      # one per distinct meld, ascending
+    vector[int64_t]* rows      # KIND_COUNT per meld
+    vector[int64_t]* info      # shape, home, clean, points per meld
+
+
+cdef int64_t _NOTHING[KIND_COUNT]
+memset(_NOTHING, 0, sizeof(_NOTHING))
+
+
+cdef int _catalogue_into(const int64_t* hand, const int64_t* scalars, const Scoring* scoring,
+                         const int64_t* required, Found* found) except -1 nogil:
+    """Clear ``found`` and fill it with the hand's catalogue melds holding ``required``
+    (best reading per meld)."""
+    cdef vector[int64_t] keys, rows, info
+    cdef vector[int64_t] index
+    cdef vector[pair[int64_t, int64_t]] order
+    cdef Candidates out
+    cdef int64_t card_total = 0
+    cdef int64_t n, i, j, t, c, best, best_points, p, clean, kind
+    cdef const int64_t* row
+    cdef size_t offset
+    for kind in range(KIND_COUNT):
+        card_total += hand[kind]
+    index.resize(card_total + ACE_HIGH + 1)
+    out.keys = &keys
+    out.rows = &rows
+    out.info = &info
+    out.index = index.data()
+    out.required = required
+    _generate(hand, scalars, &out)
+    n = <int64_t>keys.size()
+    order.resize(n)
+    for i in range(n):
+        order[i] = pair[int64_t, int64_t](keys[i], i)
+    # (key, index) order == a stable sort by key
+    sort(order.begin(), order.end())
+    found.keys.clear()
+    found.rows.clear()
+    found.info.clear()
+    i = 0
+    while i < n:
+        j = i
+        while j < n and order[j].first == order[i].first:
+            j += 1
+        # best reading: most points, then clean, then the lower shape code
+        best = order[i].second
+        best_points = _points(rows.data() + best * KIND_COUNT, info[3 * best],
+                              info[3 * best + 1], info[3 * best + 2], scoring)
+        for t in range(i + 1, j):
+            c = order[t].second
+            p = _points(rows.data() + c * KIND_COUNT, info[3 * c], info[3 * c + 1],
+                        info[3 * c + 2], scoring)
+            if (p > best_points
+                    or (p == best_points and info[3 * c + 2] > info[3 * best + 2])
+                    or (p == best_points and info[3 * c + 2] == info[3 * best + 2]
+                        and info[3 * c] < info[3 * best])):
+                best = c
+                best_points = p
+        clean = 0
+        for t in range(i, j):
+            c = order[t].second
+            if (info[3 * c] == info[3 * best] and info[3 * c + 1] == info[3 * best + 1]
+                    and info[3 * c + 2] == 1):
+                clean = 1
+        row = rows.data() + best * KIND_COUNT
+        found.keys.push_back(keys[best])
+        offset = found.rows.size()
+        found.rows.resize(offset + KIND_COUNT)
+        memcpy(found.rows.data() + offset, row, KIND_COUNT * sizeof(int64_t))
+        found.info.push_back(info[3 * best])
+        found.info.push_back(info[3 * best + 1])
+        found.info.push_back(clean)
+        found.info.push_back(_points(row, info[3 * best], info[3 * best + 1], clean, scoring))
+        i = j
+    return 0
+
+
+cdef int _check_rules(const int64_t[::1] scalar_view, const int64_t[::1] value_view,
+                      const int64_t[:, :, ::1] run_view, const int64_t[:, :, ::1] set_view,
+                      Scoring* scoring) except -1:
+    if value_view.shape[0] != KIND_COUNT:
+        raise ValueError(f"values must have {KIND_COUNT} entries")
+    if scalar_view.shape[0] != 6:
+        raise ValueError("scalars must have 6 entries")
+    if run_view.shape[0] != 4 or run_view.shape[1] != 2 or run_view.shape[2] < RANK_COUNT + 1:
+        raise ValueError("run_bonus must have shape (4, 2, >= 14)")
+    if set_view.shape[0] != RANK_COUNT + 1 or set_view.shape[1] != 2 or set_view.shape[2] < 1:
+        raise ValueError("set_bonus must have shape (14, 2, >= 1)")
+    scoring.values = &value_view[0]
+    scoring.run_bonus = &run_view[0, 0, 0]
+    scoring.set_bonus = &set_view[0, 0, 0]
+    scoring.run_width = run_view.shape[2]
+    scoring.set_width = set_view.shape[2]
+    return 0
+
+
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
     """Returns (keys, counts, shapes, homes, cleans, points), ascending key."""
     cdef const int64_t[::1] hand_view = np.ascontiguousarray(hand, dtype=np.int64)
@@ -352,51 +476,22 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
     cdef const int64_t[::1] value_view = np.ascontiguousarray(values, dtype=np.int64)
     cdef const int64_t[:, :, ::1] run_view = np.ascontiguousarray(run_bonus, dtype=np.int64)
     cdef const int64_t[:, :, ::1] set_view = np.ascontiguousarray(set_bonus, dtype=np.int64)
-    if hand_view.shape[0] != KIND_COUNT or value_view.shape[0] != KIND_COUNT:
-        raise ValueError(f"hand and values must have {KIND_COUNT} entries")
-    if scalar_view.shape[0] != 6:
-        raise ValueError("scalars must have 6 entries")
-    if run_view.shape[0] != 4 or run_view.shape[1] != 2 or run_view.shape[2] < RANK_COUNT + 1:
-        raise ValueError("run_bonus must have shape (4, 2, >= 14)")
-    if set_view.shape[0] != RANK_COUNT + 1 or set_view.shape[1] != 2 or set_view.shape[2] < 1:
-        raise ValueError("set_bonus must have shape (14, 2, >= 1)")
-    cdef int64_t card_total = 0
+    cdef Scoring scoring
+    _check_rules(scalar_view, value_view, run_view, set_view, &scoring)
+    if hand_view.shape[0] != KIND_COUNT:
+        raise ValueError(f"hand must have {KIND_COUNT} entries")
     cdef int64_t kind
     for kind in range(KIND_COUNT):
         if hand_view[kind] < 0:
             raise ValueError("hand counts must be non-negative")
-        card_total += hand_view[kind]
-
     cdef vector[int64_t] keys, rows, info
-    cdef vector[int64_t] index
-    index.resize(card_total + ACE_HIGH + 1)
-    cdef Candidates out
-    out.keys = &keys
-    out.rows = &rows
-    out.info = &info
-    out.index = index.data()
-    cdef Scoring scoring
-    scoring.values = &value_view[0]
-    scoring.run_bonus = &run_view[0, 0, 0]
-    scoring.set_bonus = &set_view[0, 0, 0]
-    scoring.run_width = run_view.shape[2]
-    scoring.set_width = set_view.shape[2]
-
-    cdef vector[pair[int64_t, int64_t]] order
-    cdef int64_t n, i, j, t, c, best, best_points, p, unique, slot, clean
+    cdef Found found
+    found.keys = &keys
+    found.rows = &rows
+    found.info = &info
     with nogil:
-        _generate(&hand_view[0], &scalar_view[0], &out)
-        n = <int64_t>keys.size()
-        order.resize(n)
-        for i in range(n):
-            order[i] = pair[int64_t, int64_t](keys[i], i)
-        # (key, index) order == a stable sort by key
-        sort(order.begin(), order.end())
-        unique = 0
-        for i in range(n):
-            if i == 0 or order[i].first != order[i - 1].first:
-                unique += 1
-
+        _catalogue_into(&hand_view[0], &scalar_view[0], &scoring, _NOTHING, &found)
+    cdef int64_t unique = <int64_t>keys.size()
     out_keys = np.empty(unique, dtype=np.int64)
     out_counts = np.zeros((unique, KIND_COUNT), dtype=np.int64)
     out_shapes = np.empty(unique, dtype=np.int64)
@@ -409,44 +504,104 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
     cdef int64_t[::1] oh = out_homes
     cdef int64_t[::1] ocl = out_cleans
     cdef int64_t[::1] op = out_points
-    cdef const int64_t* row
+    cdef int64_t slot
     with nogil:
-        i = 0
-        slot = 0
-        while i < n:
-            j = i
-            while j < n and order[j].first == order[i].first:
-                j += 1
-            # best reading: most points, then clean, then the lower shape code
-            best = order[i].second
-            best_points = _points(rows.data() + best * KIND_COUNT, info[3 * best],
-                                  info[3 * best + 1], info[3 * best + 2], &scoring)
-            for t in range(i + 1, j):
-                c = order[t].second
-                p = _points(rows.data() + c * KIND_COUNT, info[3 * c], info[3 * c + 1],
-                            info[3 * c + 2], &scoring)
-                if (p > best_points
-                        or (p == best_points and info[3 * c + 2] > info[3 * best + 2])
-                        or (p == best_points and info[3 * c + 2] == info[3 * best + 2]
-                            and info[3 * c] < info[3 * best])):
-                    best = c
-                    best_points = p
-            clean = 0
-            for t in range(i, j):
-                c = order[t].second
-                if (info[3 * c] == info[3 * best] and info[3 * c + 1] == info[3 * best + 1]
-                        and info[3 * c + 2] == 1):
-                    clean = 1
-            row = rows.data() + best * KIND_COUNT
-            ok[slot] = keys[best]
-            memcpy(&oc[slot, 0], row, KIND_COUNT * sizeof(int64_t))
-            osh[slot] = info[3 * best]
-            oh[slot] = info[3 * best + 1]
-            ocl[slot] = clean
-            op[slot] = _points(row, info[3 * best], info[3 * best + 1], clean, &scoring)
-            slot += 1
-            i = j
+        if unique:
+            memcpy(&oc[0, 0], rows.data(), unique * KIND_COUNT * sizeof(int64_t))
+        for slot in range(unique):
+            ok[slot] = keys[slot]
+            osh[slot] = info[4 * slot]
+            oh[slot] = info[4 * slot + 1]
+            ocl[slot] = info[4 * slot + 2]
+            op[slot] = info[4 * slot + 3]
     return out_keys, out_counts, out_shapes, out_homes, out_cleans, out_points
+
+
+def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
+    """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
+    meld's additions (``partition_ref.additions``), by meld then key."""
+    cdef const int64_t[::1] hand_view = np.ascontiguousarray(hand, dtype=np.int64)
+    cdef const int64_t[:, ::1] meld_view = np.ascontiguousarray(melds, dtype=np.int64)
+    cdef const int64_t[::1] shape_view = np.ascontiguousarray(shapes, dtype=np.int64)
+    cdef const int64_t[::1] home_view = np.ascontiguousarray(homes, dtype=np.int64)
+    cdef const int64_t[::1] before_view = np.ascontiguousarray(before, dtype=np.int64)
+    cdef const int64_t[::1] scalar_view = np.ascontiguousarray(scalars, dtype=np.int64)
+    cdef const int64_t[::1] value_view = np.ascontiguousarray(values, dtype=np.int64)
+    cdef const int64_t[:, :, ::1] run_view = np.ascontiguousarray(run_bonus, dtype=np.int64)
+    cdef const int64_t[:, :, ::1] set_view = np.ascontiguousarray(set_bonus, dtype=np.int64)
+    cdef Scoring scoring
+    _check_rules(scalar_view, value_view, run_view, set_view, &scoring)
+    cdef int64_t m = meld_view.shape[0]
+    if hand_view.shape[0] != KIND_COUNT or (m and meld_view.shape[1] != KIND_COUNT):
+        raise ValueError(f"hand and melds must have {KIND_COUNT} counts")
+    if shape_view.shape[0] != m or home_view.shape[0] != m or before_view.shape[0] != m:
+        raise ValueError("shapes, homes and before must have one entry per meld")
+    cdef int64_t kind, index, row, total, size, shape, home, suit, rank
+    for kind in range(KIND_COUNT):
+        if hand_view[kind] < 0:
+            raise ValueError("hand counts must be non-negative")
+    cdef vector[int64_t] keys, rows, info, out_rows, out_points, out_groups
+    cdef Found found
+    found.keys = &keys
+    found.rows = &rows
+    found.info = &info
+    cdef int64_t pool[KIND_COUNT]
+    cdef int64_t mask[KIND_COUNT]
+    cdef const int64_t* base
+    cdef const int64_t* counts
+    cdef bint inside
+    cdef size_t offset
+    with nogil:
+        for index in range(m):
+            base = &meld_view[index, 0]
+            shape = shape_view[index]
+            home = home_view[index]
+            memset(mask, 0, sizeof(mask))
+            mask[JOKER] = 1
+            if scalar_view[0]:
+                for suit in range(4):
+                    mask[suit * RANK_COUNT + 1] = 1
+            if shape == KIND_RUN:
+                for rank in range(RANK_COUNT):
+                    mask[home * RANK_COUNT + rank] = 1
+            elif shape == KIND_SET:
+                for suit in range(4):
+                    mask[suit * RANK_COUNT + home] = 1
+            size = 0
+            for kind in range(KIND_COUNT):
+                pool[kind] = base[kind] + hand_view[kind] * mask[kind]
+                size += base[kind]
+            _catalogue_into(pool, &scalar_view[0], &scoring, base, &found)
+            for row in range(<int64_t>keys.size()):
+                if info[4 * row] != shape or info[4 * row + 1] != home:
+                    continue
+                counts = rows.data() + row * KIND_COUNT
+                total = 0
+                inside = True
+                for kind in range(KIND_COUNT):
+                    total += counts[kind]
+                    if counts[kind] < base[kind]:
+                        inside = False
+                if not inside or total <= size:
+                    continue
+                offset = out_rows.size()
+                out_rows.resize(offset + KIND_COUNT)
+                for kind in range(KIND_COUNT):
+                    out_rows[offset + kind] = counts[kind] - base[kind]
+                out_points.push_back(info[4 * row + 3] - before_view[index])
+                out_groups.push_back(index)
+    cdef int64_t n = <int64_t>out_points.size()
+    result_counts = np.zeros((n, KIND_COUNT), dtype=np.int64)
+    result_points = np.empty(n, dtype=np.int64)
+    result_groups = np.empty(n, dtype=np.int64)
+    cdef int64_t[:, ::1] rc = result_counts
+    cdef int64_t[::1] rp = result_points
+    cdef int64_t[::1] rg = result_groups
+    if n:
+        memcpy(&rc[0, 0], out_rows.data(), n * KIND_COUNT * sizeof(int64_t))
+        memcpy(&rp[0], out_points.data(), n * sizeof(int64_t))
+        memcpy(&rg[0], out_groups.data(), n * sizeof(int64_t))
+    return result_counts, result_points, result_groups
 
 
 # --- inputs: int64 buffers without memoryview objects ------------------------------

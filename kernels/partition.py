@@ -110,6 +110,33 @@ def catalogue(hand: np.ndarray, params: RuleParams, backend: str | None = None) 
     ))
 
 
+def additions(hand: np.ndarray, melds: np.ndarray, shapes, homes, before, params: RuleParams,
+              backend: str | None = None):
+    """Each table meld's additions from ``hand``: ``(counts int64[n, 53], points, groups)``.
+
+    ``melds`` int64[m, 53] are table melds whose best readings have ``shapes``,
+    ``homes`` and points ``before`` (see :func:`kernels.partition_ref.additions`);
+    ``groups[i]`` is the table meld that row ``i`` extends.
+    """
+    name = resolve_backend(backend)
+    hand = np.ascontiguousarray(hand, dtype=np.int64)
+    melds = np.ascontiguousarray(melds, dtype=np.int64).reshape(-1, KIND_COUNT)
+    shapes, homes, before = (np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
+                             for values in (shapes, homes, before))
+    if not (len(shapes) == len(homes) == len(before) == len(melds)):
+        raise ValueError("shapes, homes and before must have one entry per meld")
+    if name == "python":
+        rows = partition_ref.additions(hand.tolist(), melds.tolist(), shapes.tolist(),
+                                       homes.tolist(), before.tolist(), params)
+        counts = np.zeros((len(rows), KIND_COUNT), dtype=np.int64)
+        for index, row in enumerate(rows):
+            counts[index] = row[1]
+        return (counts, np.array([row[2] for row in rows], dtype=np.int64),
+                np.array([row[0] for row in rows], dtype=np.int64))
+    return _module(name).additions(hand, melds, shapes, homes, before, params.scalars(),
+                                   params.values, params.run_bonus, params.set_bonus)
+
+
 def _check_table(hand: np.ndarray, table: Catalogue) -> None:
     # The compiled kernels trust that every meld lies inside the hand.
     if len(table.keys) and not (table.counts <= np.asarray(hand)[None, :]).all():
@@ -141,14 +168,19 @@ def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = No
     ``points`` is ``NEG_INF`` when nothing satisfies them.
     """
     name = resolve_backend(backend)
-    _check_table(hand, table)
     if keep < 0:
         raise ValueError(f"keep must be 0 or more, got {keep!r}")
     size = len(table.keys)
     groups = (np.full(size, -1, dtype=np.int64) if groups is None
               else np.ascontiguousarray(groups, dtype=np.int64))
-    if groups.shape != (size,) or (size and (groups.min() < -1 or groups.max() > MAX_GROUP)):
+    if groups.shape != (size,):
         raise ValueError(f"groups must be {size} ints in -1..{MAX_GROUP}")
+    if name != "cython":
+        # Cython checks these while it builds its tables (a meld outside the hand gets
+        # no slot there); numba and the reference trust their input.
+        _check_table(hand, table)
+        if size and (groups.min() < -1 or groups.max() > MAX_GROUP):
+            raise ValueError(f"groups must be {size} ints in -1..{MAX_GROUP}")
     hand = np.ascontiguousarray(hand, dtype=np.int64)
     max_left = (hand.copy() if max_left is None
                 else np.minimum(np.ascontiguousarray(max_left, dtype=np.int64), hand))

@@ -149,8 +149,9 @@ def _grow(keys, rows, info, used):
 
 @njit(cache=True)
 def _emit_wilds(hand, base, wild_kinds, wild_kind_count, wild_count, shape, home, clean,
-                keys, rows, info, used):
-    """Append base + every fitting multiset of wild_count wilds; returns the arrays and count."""
+                keys, rows, info, used, required):
+    """Append base + every fitting multiset of wild_count wilds that holds ``required``;
+    returns the arrays and count."""
     index = np.zeros(max(wild_count, 1), dtype=np.int64)
     while True:
         ok = True
@@ -160,6 +161,11 @@ def _emit_wilds(hand, base, wild_kinds, wild_kind_count, wild_count, shape, home
             meld[kind] += 1
             if meld[kind] > hand[kind]:
                 ok = False
+        if ok:
+            for kind in range(KIND_COUNT):
+                if meld[kind] < required[kind]:
+                    ok = False
+                    break
         if ok:
             if used == keys.shape[0]:
                 keys, rows, info = _grow(keys, rows, info, used)
@@ -185,10 +191,45 @@ def _wild_cap(scalars, size):
 
 
 @njit(cache=True)
-def _generate(hand, scalars):
-    """Every (meld, reading) candidate, duplicates included."""
+def _needs(required, wild_twos):
+    """What every reading of a meld holding ``required`` satisfies (its natural cards).
+
+    Returns (suit mask, lowest and highest run position of a natural other than
+    the ace, 1 if a natural ace, rank mask, natural card count).
+    """
+    suits = 0
+    low = ACE_HIGH + 1
+    high = -1
+    ace = 0
+    ranks = 0
+    naturals = 0
+    for kind in range(JOKER):
+        rank = kind % RANK_COUNT
+        if required[kind] == 0 or (wild_twos and rank == 1):
+            continue
+        naturals += required[kind]
+        suits |= 1 << (kind // RANK_COUNT)
+        ranks |= 1 << rank
+        if rank == 0:
+            ace = 1
+        else:
+            low = min(low, rank)
+            high = max(high, rank)
+    return suits, low, high, ace, ranks, naturals
+
+
+@njit(cache=True)
+def _generate(hand, scalars, required):
+    """Every (meld, reading) candidate holding ``required``, duplicates included.
+
+    ``required`` (53 counts, zeros for the catalogue) prunes the search to the
+    readings a meld holding it can have: its naturals fix the run's suit and
+    the cells its window covers, or the set's rank.
+    """
     wild_twos = scalars[0]
     min_size = scalars[3]
+    need_suits, need_low, need_high, need_ace, need_ranks, need_naturals = _needs(
+        required, wild_twos)
     keys = np.empty(256, dtype=np.int64)
     rows = np.zeros((256, KIND_COUNT), dtype=np.int64)
     info = np.zeros((256, 3), dtype=np.int64)
@@ -204,10 +245,12 @@ def _generate(hand, scalars):
     chosen = np.empty(14, dtype=np.int64)
     is_wild = np.zeros(14, dtype=np.bool_)
     for suit in range(4):
-        for low in range(ACE_HIGH + 1):
-            for high in range(low + min_size - 1, ACE_HIGH + 1):
+        if need_suits and need_suits != 1 << suit:
+            continue
+        for low in range(min(ACE_HIGH, need_low) + 1):
+            for high in range(max(low + min_size - 1, need_high), ACE_HIGH + 1):
                 length = high - low + 1
-                if length > RANK_COUNT:
+                if length > RANK_COUNT or (need_ace and low != 0 and high != ACE_HIGH):
                     continue
                 forced = 0
                 optional_count = 0
@@ -240,13 +283,13 @@ def _generate(hand, scalars):
                                 base[kind] += 1
                         keys, rows, info, used = _emit_wilds(
                             hand, base, run_wilds, run_wild_count, wild_count, KIND_RUN, suit,
-                            1 if wild_count == 0 else 0, keys, rows, info, used,
+                            1 if wild_count == 0 else 0, keys, rows, info, used, required,
                         )
                         if extra == 0 or not _next_combination(chosen, extra, optional_count):
                             break
     set_wilds = np.empty(5, dtype=np.int64)
     for rank in range(RANK_COUNT):
-        if not (scalars[4] >> rank) & 1:
+        if not (scalars[4] >> rank) & 1 or (need_ranks and need_ranks != 1 << rank):
             continue
         set_wilds[0] = JOKER
         set_wild_count = 1
@@ -271,7 +314,7 @@ def _generate(hand, scalars):
                         base[suit * RANK_COUNT + rank] = natural[suit]
                     keys, rows, info, used = _emit_wilds(
                         hand, base, set_wilds, set_wild_count, wild_count, KIND_SET, rank,
-                        1 if wild_count == 0 else 0, keys, rows, info, used,
+                        1 if wild_count == 0 else 0, keys, rows, info, used, required,
                     )
             # odometer over the natural counts per suit
             digit = 0
@@ -283,7 +326,7 @@ def _generate(hand, scalars):
                 digit += 1
             if digit == 4:
                 break
-    if scalars[5]:
+    if scalars[5] and need_naturals == 0:
         total = 0
         for j in range(run_wild_count):
             total += hand[run_wilds[j]]
@@ -291,7 +334,7 @@ def _generate(hand, scalars):
             base = np.zeros(KIND_COUNT, dtype=np.int64)
             keys, rows, info, used = _emit_wilds(
                 hand, base, run_wilds, run_wild_count, size, KIND_WILD_SET, RANK_COUNT, 0,
-                keys, rows, info, used,
+                keys, rows, info, used, required,
             )
     return keys[:used], rows[:used], info[:used]
 
@@ -312,7 +355,14 @@ def _points(row, shape, home, clean, values, run_bonus, set_bonus):
 @njit(cache=True)
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
     """Returns (keys, counts, shapes, homes, cleans, points), ascending key."""
-    keys, rows, info = _generate(hand, scalars)
+    return _catalogue(hand, scalars, values, run_bonus, set_bonus,
+                      np.zeros(KIND_COUNT, dtype=np.int64))
+
+
+@njit(cache=True)
+def _catalogue(hand, scalars, values, run_bonus, set_bonus, required):
+    """The catalogue's melds that hold ``required`` (all of them for zeros)."""
+    keys, rows, info = _generate(hand, scalars, required)
     order = np.argsort(keys, kind="mergesort")
     unique = 0
     for i in range(order.shape[0]):
@@ -357,6 +407,68 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
         slot += 1
         i = j
     return out_keys, out_counts, out_shapes, out_homes, out_cleans, out_points
+
+
+@njit(cache=True)
+def _relevant(shape, home, wild_twos):
+    """0/1 per kind: the cards that can join a meld of this shape and home."""
+    mask = np.zeros(KIND_COUNT, dtype=np.int64)
+    mask[JOKER] = 1
+    if wild_twos:
+        for suit in range(4):
+            mask[suit * RANK_COUNT + 1] = 1
+    if shape == KIND_RUN:
+        for rank in range(RANK_COUNT):
+            mask[home * RANK_COUNT + rank] = 1
+    elif shape == KIND_SET:
+        for suit in range(4):
+            mask[suit * RANK_COUNT + home] = 1
+    return mask
+
+
+@njit(cache=True)
+def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
+    """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
+    meld's additions (``partition_ref.additions``), by meld then key."""
+    capacity = 64
+    out_counts = np.zeros((capacity, KIND_COUNT), dtype=np.int64)
+    out_points = np.empty(capacity, dtype=np.int64)
+    out_groups = np.empty(capacity, dtype=np.int64)
+    n = 0
+    pool = np.empty(KIND_COUNT, dtype=np.int64)
+    for index in range(melds.shape[0]):
+        base = melds[index]
+        mask = _relevant(shapes[index], homes[index], scalars[0])
+        size = 0
+        for kind in range(KIND_COUNT):
+            pool[kind] = base[kind] + hand[kind] * mask[kind]
+            size += base[kind]
+        _, counts, found_shapes, found_homes, _, points = _catalogue(
+            pool, scalars, values, run_bonus, set_bonus, base)
+        for row in range(counts.shape[0]):
+            if found_shapes[row] != shapes[index] or found_homes[row] != homes[index]:
+                continue
+            total = 0
+            inside = True
+            for kind in range(KIND_COUNT):
+                total += counts[row, kind]
+                if counts[row, kind] < base[kind]:
+                    inside = False
+            if not inside or total <= size:
+                continue
+            if n == capacity:
+                capacity *= 2
+                grown = np.zeros((capacity, KIND_COUNT), dtype=np.int64)
+                grown[:n] = out_counts[:n]
+                out_counts = grown
+                out_points = np.concatenate((out_points, np.empty(capacity - n, np.int64)))
+                out_groups = np.concatenate((out_groups, np.empty(capacity - n, np.int64)))
+            for kind in range(KIND_COUNT):
+                out_counts[n, kind] = counts[row, kind] - base[kind]
+            out_points[n] = points[row] - before[index]
+            out_groups[n] = index
+            n += 1
+    return out_counts[:n].copy(), out_points[:n].copy(), out_groups[:n].copy()
 
 
 # --- the shared dynamic programme ---------------------------------------------------

@@ -217,6 +217,50 @@ def catalogue(hand, params: RuleParams):
     return result
 
 
+def relevant_kinds(shape: int, home: int, wild_twos: int) -> list[int]:
+    """0/1 per kind: the cards that can join a meld of this shape and home.
+
+    The wilds always; a run's suit, or a set's rank in the four suits (an
+    all-wild set takes wilds only).
+    """
+    mask = [0] * KIND_COUNT
+    mask[JOKER] = 1
+    if wild_twos:
+        for kind in TWO_KINDS:
+            mask[kind] = 1
+    if shape == KIND_RUN:
+        for rank in range(RANK_COUNT):
+            mask[home * RANK_COUNT + rank] = 1
+    elif shape == KIND_SET:
+        for suit in range(4):
+            mask[suit * RANK_COUNT + home] = 1
+    return mask
+
+
+def additions(hand, melds, shapes, homes, before, params: RuleParams):
+    """Every way to add hand cards to each table meld (the optimizer's groups).
+
+    ``melds[i]`` (53 counts) is a table meld whose best reading has shape
+    ``shapes[i]``, home ``homes[i]`` and is worth ``before[i]``. Its additions
+    are the non-empty multisets ``A`` of hand cards such that ``melds[i] + A``
+    is a catalogue meld (of ``melds[i]`` plus the hand's relevant cards) with
+    the same shape and home; each is worth the meld's new points minus
+    ``before[i]``. Returns a list of ``(i, A, points)``, by ``i`` then by the
+    key of ``melds[i] + A``.
+    """
+    result = []
+    for index, base in enumerate(melds):
+        mask = relevant_kinds(shapes[index], homes[index], params.wild_twos)
+        pool = [int(base[kind]) + int(hand[kind]) * mask[kind] for kind in range(KIND_COUNT)]
+        size = sum(int(count) for count in base)
+        for _, counts, shape, home, _, points in catalogue(pool, params):
+            if (shape == shapes[index] and home == homes[index] and sum(counts) > size
+                    and all(counts[kind] >= base[kind] for kind in range(KIND_COUNT))):
+                added = [counts[kind] - int(base[kind]) for kind in range(KIND_COUNT)]
+                result.append((index, added, points - before[index]))
+    return result
+
+
 class _Problem:
     """The shared dynamic programme over remaining hands.
 

@@ -108,7 +108,7 @@ class Card:
 
 
 def _check_counts(counts) -> tuple[int, ...]:
-    values = tuple(int(count) for count in counts)
+    values = tuple(map(int, counts))
     if len(values) != KIND_COUNT:
         raise InvalidCardError(f"a counts vector has {KIND_COUNT} entries, got {len(values)}")
     if min(values) < 0:
@@ -166,8 +166,15 @@ class Hand:
     def __contains__(self, card) -> bool:
         return self.count(card) > 0
 
+    @classmethod
+    def _trusted(cls, counts: tuple[int, ...]) -> Hand:
+        """A hand from 53 non-negative Python ints known to be valid (no checks)."""
+        hand = object.__new__(cls)
+        object.__setattr__(hand, "counts", counts)
+        return hand
+
     def __add__(self, other: Hand) -> Hand:
-        return Hand(tuple(cardset.counts_add(self.counts, other.counts)))
+        return Hand._trusted(tuple(map(int, cardset.counts_add(self.counts, other.counts))))
 
     def __sub__(self, other: Hand) -> Hand:
         result = cardset.counts_subtract(self.counts, other.counts)

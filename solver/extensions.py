@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import partition
-from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
-from kernels.params import KIND_RUN, KIND_SET, KIND_WILD_SET, TWO_KINDS
+from kernels.encoding import KIND_COUNT, RANK_COUNT
+from kernels.params import KIND_RUN, KIND_SET, KIND_WILD_SET
 from solver.cards import Hand
 from solver.errors import IllegalMeldError
 from solver.laydown import CatalogueMeld, _melds_from, rule_params
@@ -80,38 +80,18 @@ def _identity_of(meld: Hand, rules, trump):
     return KIND_SET, info.reading.rank_index, info.points
 
 
-@functools.lru_cache(maxsize=256)
-def _relevant(shape: int, home: int, rules) -> np.ndarray:
-    """0/1 per kind: the cards that can join a meld of this shape and home (read-only)."""
-    mask = np.zeros(KIND_COUNT, dtype=np.int64)
-    mask[JOKER] = 1
-    if rules.wild_twos:
-        mask[list(TWO_KINDS)] = 1
-    if shape == KIND_RUN:
-        mask[home * RANK_COUNT:(home + 1) * RANK_COUNT] = 1
-    elif shape == KIND_SET:
-        mask[[suit * RANK_COUNT + home for suit in range(4)]] = 1
-    mask.flags.writeable = False
-    return mask
-
-
 def table_additions(instance, backend=None):
-    """Per table meld: (counts int64[n, 53] of the additions, their points int64[n])."""
+    """``(counts int64[n, 53], points int64[n], groups int64[n])``: every table meld's
+    additions from the hand (:func:`kernels.partition.additions`), by table meld."""
     params = rule_params(instance.rules, instance.trump)
     hand = np.array(instance.hand.counts, dtype=np.int64)
-    result = []
-    for index, meld in enumerate(instance.table):
-        shape, home, before = table_identity(meld, instance.rules, instance.trump, index)
-        base = np.array(meld.counts, dtype=np.int64)
-        pool = base + hand * _relevant(shape, home, instance.rules)
-        found = partition.catalogue(pool, params, backend)
-        keep = ((found.counts >= base).all(axis=1)
-                & (found.counts.sum(axis=1) > len(meld))
-                & (found.shapes == shape) & (found.homes == home))
-        counts = found.counts[keep] - base
-        points = found.points[keep] - before
-        result.append((counts, points))
-    return result
+    identities = [table_identity(meld, instance.rules, instance.trump, index)
+                  for index, meld in enumerate(instance.table)]
+    melds = np.array([meld.counts for meld in instance.table], dtype=np.int64)
+    shapes, homes, before = (np.array([identity[field] for identity in identities],
+                                      dtype=np.int64) for field in range(3))
+    return partition.additions(hand, melds.reshape(-1, KIND_COUNT), shapes, homes, before,
+                               params, backend)
 
 
 def build_candidates(instance, backend=None) -> Candidates:
@@ -119,14 +99,8 @@ def build_candidates(instance, backend=None) -> Candidates:
     params = rule_params(instance.rules, instance.trump)
     hand = np.array(instance.hand.counts, dtype=np.int64)
     new = partition.catalogue(hand, params, backend)
-    parts_counts = [new.counts]
-    parts_points = [new.points]
-    parts_groups = [np.full(len(new.keys), -1, dtype=np.int64)]
-    for group, (counts, points) in enumerate(table_additions(instance, backend)):
-        parts_counts.append(counts)
-        parts_points.append(points)
-        parts_groups.append(np.full(len(points), group, dtype=np.int64))
-    counts = np.concatenate(parts_counts)
+    extra_counts, extra_points, extra_groups = table_additions(instance, backend)
+    counts = np.concatenate([new.counts, extra_counts])
     pad = np.zeros(len(counts) - len(new.keys), dtype=np.int64)
     table = partition.Catalogue(
         keys=np.concatenate([new.keys, pad]),
@@ -134,6 +108,7 @@ def build_candidates(instance, backend=None) -> Candidates:
         shapes=np.concatenate([new.shapes, pad]),
         homes=np.concatenate([new.homes, pad]),
         cleans=np.concatenate([new.cleans, pad]),
-        points=np.concatenate(parts_points),
+        points=np.concatenate([new.points, extra_points]),
     )
-    return Candidates(table=table, groups=np.concatenate(parts_groups), new=len(new.keys))
+    groups = np.concatenate([np.full(len(new.keys), -1, dtype=np.int64), extra_groups])
+    return Candidates(table=table, groups=groups, new=len(new.keys))

@@ -157,7 +157,7 @@ def _catalogue(hand: Hand, rules, trump, backend):
 def _melds_from(table) -> list[CatalogueMeld]:
     return [
         CatalogueMeld(
-            cards=Hand(tuple(int(c) for c in table.counts[index])),
+            cards=Hand._trusted(tuple(table.counts[index].tolist())),
             kind=SHAPE_NAMES[int(table.shapes[index])],
             home=_home_name(int(table.shapes[index]), int(table.homes[index])),
             clean=bool(table.cleans[index]),

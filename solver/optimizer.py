@@ -200,12 +200,12 @@ def _result(instance, candidates, chosen, optimal, solver, config, seconds) -> L
         if group < 0:
             melds.append(candidates.meld(index))
         else:
-            cards = Hand(tuple(candidates.counts[index].tolist()))
+            cards = Hand._trusted(tuple(candidates.counts[index].tolist()))
             extensions.append(Extension(
                 table_index=group, cards=cards, meld=instance.table[group] + cards,
                 points=int(candidates.points[index]),
             ))
-    left_hand = Hand(tuple(left.tolist()))
+    left_hand = Hand._trusted(tuple(left.tolist()))
     extensions.sort(key=lambda extension: extension.table_index)
     points = sum(meld.points for meld in melds) + sum(e.points for e in extensions)
     return LayDown(

@@ -6,7 +6,10 @@ once an own-suit 2 falls into place), §3 (bonuses of a meld reaching 7 or
 first lay-down).
 """
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kernels.partition import BACKENDS
 from solver.errors import (
@@ -15,6 +18,7 @@ from solver.errors import (
     ImpossiblePositionError,
     InvalidCardError,
 )
+from solver.extensions import table_additions
 from solver.instances import random_instance
 from solver.optimizer import CARD_WEIGHT, Config, Instance, optimize_laydown
 from solver.rules import get_rules
@@ -217,6 +221,20 @@ def test_every_backend_gives_the_kernel_path_the_same_optimum(backend):
         result = optimize_laydown(instance, Config(backend=backend))
         assert result.points == reference.points
         check_laydown(instance, result)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), size=st.integers(1, 24), melds=st.integers(0, 8),
+       preset=st.sampled_from(["classic", "greek", "barimba", "partnership"]))
+def test_compiled_table_additions_match_the_reference(seed, size, melds, preset):
+    """RULES.md §2 "Extending": every backend offers the same additions, in the same order."""
+    instance = random_instance(seed, hand_size=size, table_melds=melds, rules=preset)
+    expected = table_additions(instance, "python")
+    for backend in ("numba", "cython"):
+        found = table_additions(instance, backend)
+        for want, got in zip(expected, found):
+            assert got.dtype == np.int64
+            np.testing.assert_array_equal(got, want)
 
 
 def test_cpsat_is_deterministic():
