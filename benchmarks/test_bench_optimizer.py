@@ -36,3 +36,17 @@ def test_optimize(benchmark, size, tables, solver):
         work()  # load the kernels outside the timing
         result = benchmark(work)
     assert len(result) == len(instances)
+
+
+@pytest.mark.parametrize("backend", ("python", "numba", "cython"))
+@pytest.mark.parametrize("size", (11, 20))
+def test_table_additions(benchmark, size, backend):
+    """Every table meld's additions (10 table melds per instance), against the reference."""
+    from solver.extensions import table_additions
+
+    instances = _instances(size, 10)
+    benchmark.group = f"table additions, {size} cards + 10 table melds"
+    work = lambda: [len(table_additions(instance, backend)[1]) for instance in instances]  # noqa: E731
+    expected = [len(table_additions(instance, "python")[1]) for instance in instances]
+    assert work() == expected
+    benchmark(work)

@@ -179,7 +179,8 @@ cdef struct Candidates:
     vector[int64_t]* rows      # KIND_COUNT per candidate
     vector[int64_t]* info      # shape, home, clean per candidate
     int64_t* index             # wild odometer, >= the largest wild count asked for
-    const int64_t* required    # every candidate holds these cards (zeros: no pruning)
+    const int64_t* required    # every candidate holds these cards
+    bint prune                 # required is not all zeros
 
 
 cdef int _emit_wilds(const int64_t* hand, const int64_t* base, const int64_t* wild_kinds,
@@ -201,7 +202,7 @@ cdef int _emit_wilds(const int64_t* hand, const int64_t* base, const int64_t* wi
             meld[kind] += 1
             if meld[kind] > hand[kind]:
                 ok = False
-        if ok:
+        if ok and out.prune:
             for kind in range(KIND_COUNT):
                 if meld[kind] < out.required[kind]:
                     ok = False
@@ -374,8 +375,9 @@ cdef int64_t _points(const int64_t* row, int64_t shape, int64_t home, int64_t cl
 
 cdef struct Found:
     vector[int64_t]* keys      # one per distinct meld, ascending
-    vector[int64_t]* rows      # KIND_COUNT per meld
-    vector[int64_t]* info      # shape, home, clean, points per meld
+    vector[int64_t]* rows      # KIND_COUNT per generated candidate
+    vector[int64_t]* picks     # per distinct meld: its candidate (row) index
+    vector[int64_t]* info      # shape, home, clean, points per distinct meld
 
 
 cdef int64_t _NOTHING[KIND_COUNT]
@@ -386,9 +388,10 @@ cdef int _catalogue_into(const int64_t* hand, const int64_t* scalars, const Scor
                          const int64_t* required, Found* found) except -1 nogil:
     """Clear ``found`` and fill it with the hand's catalogue melds holding ``required``
     (best reading per meld)."""
-    cdef vector[int64_t] keys, rows, info
+    cdef vector[int64_t] keys, info
     cdef vector[int64_t] index
     cdef vector[pair[int64_t, int64_t]] order
+    cdef vector[int64_t]* rows = found.rows
     cdef Candidates out
     cdef int64_t card_total = 0
     cdef int64_t n, i, j, t, c, best, best_points, p, clean, kind
@@ -397,11 +400,16 @@ cdef int _catalogue_into(const int64_t* hand, const int64_t* scalars, const Scor
     for kind in range(KIND_COUNT):
         card_total += hand[kind]
     index.resize(card_total + ACE_HIGH + 1)
+    rows.clear()
     out.keys = &keys
-    out.rows = &rows
+    out.rows = rows
     out.info = &info
     out.index = index.data()
     out.required = required
+    out.prune = False
+    for kind in range(KIND_COUNT):
+        if required[kind]:
+            out.prune = True
     _generate(hand, scalars, &out)
     n = <int64_t>keys.size()
     order.resize(n)
@@ -410,8 +418,11 @@ cdef int _catalogue_into(const int64_t* hand, const int64_t* scalars, const Scor
     # (key, index) order == a stable sort by key
     sort(order.begin(), order.end())
     found.keys.clear()
-    found.rows.clear()
+    found.picks.clear()
     found.info.clear()
+    found.keys.reserve(n)
+    found.picks.reserve(n)
+    found.info.reserve(4 * n)
     i = 0
     while i < n:
         j = i
@@ -439,9 +450,7 @@ cdef int _catalogue_into(const int64_t* hand, const int64_t* scalars, const Scor
                 clean = 1
         row = rows.data() + best * KIND_COUNT
         found.keys.push_back(keys[best])
-        offset = found.rows.size()
-        found.rows.resize(offset + KIND_COUNT)
-        memcpy(found.rows.data() + offset, row, KIND_COUNT * sizeof(int64_t))
+        found.picks.push_back(best)
         found.info.push_back(info[3 * best])
         found.info.push_back(info[3 * best + 1])
         found.info.push_back(clean)
@@ -484,10 +493,11 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
     for kind in range(KIND_COUNT):
         if hand_view[kind] < 0:
             raise ValueError("hand counts must be non-negative")
-    cdef vector[int64_t] keys, rows, info
+    cdef vector[int64_t] keys, rows, picks, info
     cdef Found found
     found.keys = &keys
     found.rows = &rows
+    found.picks = &picks
     found.info = &info
     with nogil:
         _catalogue_into(&hand_view[0], &scalar_view[0], &scoring, _NOTHING, &found)
@@ -506,9 +516,9 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
     cdef int64_t[::1] op = out_points
     cdef int64_t slot
     with nogil:
-        if unique:
-            memcpy(&oc[0, 0], rows.data(), unique * KIND_COUNT * sizeof(int64_t))
         for slot in range(unique):
+            memcpy(&oc[slot, 0], rows.data() + picks[slot] * KIND_COUNT,
+                   KIND_COUNT * sizeof(int64_t))
             ok[slot] = keys[slot]
             osh[slot] = info[4 * slot]
             oh[slot] = info[4 * slot + 1]
@@ -540,10 +550,11 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
     for kind in range(KIND_COUNT):
         if hand_view[kind] < 0:
             raise ValueError("hand counts must be non-negative")
-    cdef vector[int64_t] keys, rows, info, out_rows, out_points, out_groups
+    cdef vector[int64_t] keys, rows, picks, info, out_rows, out_points, out_groups
     cdef Found found
     found.keys = &keys
     found.rows = &rows
+    found.picks = &picks
     found.info = &info
     cdef int64_t pool[KIND_COUNT]
     cdef int64_t mask[KIND_COUNT]
@@ -575,7 +586,7 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             for row in range(<int64_t>keys.size()):
                 if info[4 * row] != shape or info[4 * row + 1] != home:
                     continue
-                counts = rows.data() + row * KIND_COUNT
+                counts = rows.data() + picks[row] * KIND_COUNT
                 total = 0
                 inside = True
                 for kind in range(KIND_COUNT):
