@@ -1,0 +1,130 @@
+"""The engine's state and rule arrays: one flat int64 vector each, and their offsets.
+
+A game state is one ``int64[SIZE]`` array that the numba rule functions
+(:mod:`solver.engine.core`) read and write and the Python ``State`` wraps.
+Cards are kind counts (53 per hand, meld or packet); the stock and the
+discard pile are ordered card lists (the last entry is the top).
+
+Rule numbers live in a second array (``R_*`` offsets), built once per game by
+:func:`solver.engine.rules.engine_rules` from a :class:`solver.rules.RuleSet`.
+"""
+
+KINDS = 53
+JOKER = 52
+MAX_PLAYERS = 6
+MAX_TEAMS = 3
+MAX_CARDS = 162
+MAX_MELDS = 54          # per team: 162 cards / 3
+MAX_PACKETS = 3
+INFO = 5                # per table meld: shape, home, clean, points, size
+
+# phases
+CHOOSE_TRUMP = 0
+DRAW = 1
+PLAY = 2
+ROUND_OVER = 3
+MATCH_OVER = 4
+
+# why a round ended
+NOT_OVER = 0
+CLOSED = 1
+STOCK_OUT = 2
+NO_DRAW = 3
+IDLE_OUT = 4
+
+# action types (bits 48-51); the key is bits 0-41, the target table meld bits 42-47
+ACTION_DRAW = 1
+ACTION_PILE = 2
+ACTION_LAY = 3
+ACTION_EXTEND = 4
+ACTION_DISCARD = 5
+ACTION_TRUMP = 6
+ACTION_REDRAW = 7
+TYPE_SHIFT = 48
+TARGET_SHIFT = 42
+KEY_MASK = (1 << 42) - 1
+TARGET_MASK = 63
+MAX_ACTIONS = 4096
+
+# --- state scalars ---------------------------------------------------------------
+PHASE = 0
+CURRENT = 1
+DEALER = 2
+TRUMP = 3               # suit 0..3, or -1
+STOCK_N = 4
+PILE_N = 5
+TURNS = 6               # turns finished this round
+ACTIONS = 7             # actions applied this match
+TOOK_PILE = 8
+BANNED = 9              # kind that may not be discarded this turn (one-card pile), or -1
+MUST = 10               # kind that must be melded this turn (pile top), or -1
+LAST_DRAWN = 11
+REDRAW_OK = 12
+TURN_POINTS = 13        # points laid this turn (vulnerability)
+TURN_LAID = 14          # cards laid this turn
+CLOSER = 15
+IDLE = 16               # turns in a row with an empty stock and nothing laid
+SOLO = 17               # three players: the one who took the 18-card packet, or -1
+ROUND = 18
+STOCK_OUT_BY = 19       # end_after_turn: who took the last stock card, or -1
+END_REASON = 20
+PLAYERS = 21
+TEAMS = 22
+RNG = 23                # dealing generator state (48-bit LCG)
+MATCH_MODE = 24         # 1: rounds go on until the target; 0: one round
+WINNER = 25             # match winner entity, or -1
+VALVE = 26              # times the no-legal-action safety valve opened (should stay 0)
+REDRAW_USED = 27
+SCALARS = 32
+
+TEAM_OF = SCALARS                       # per seat: team this round
+FRESH = TEAM_OF + MAX_PLAYERS           # per seat: holds an untouched packet
+PENDING = FRESH + MAX_PLAYERS           # per seat: packet index + 1 to receive at turn end
+ENTITY = PENDING + MAX_PLAYERS          # per seat: match entity (team, or seat with 3 players)
+HANDS = ENTITY + MAX_PLAYERS            # per seat: 53 counts
+KNOWN = HANDS + MAX_PLAYERS * KINDS     # per seat: cards the others know it holds
+OPENED = KNOWN + MAX_PLAYERS * KINDS    # per team: has laid down this round
+PACKET_TAKEN = OPENED + MAX_TEAMS       # per team: took its packet this round
+ROUND_SCORE = PACKET_TAKEN + MAX_TEAMS  # per team
+MELD_N = ROUND_SCORE + MAX_TEAMS        # per team: table melds
+MINIMUM = MELD_N + MAX_TEAMS            # per team: least first lay-down this round
+MATCH = MINIMUM + MAX_TEAMS             # per entity: match score
+PACKET_N = MATCH + MAX_PLAYERS
+PACKET_SIZE = PACKET_N + 1
+PACKET_USED = PACKET_SIZE + MAX_PACKETS
+PACKETS = PACKET_USED + MAX_PACKETS     # per packet: 53 counts
+STOCK = PACKETS + MAX_PACKETS * KINDS
+PILE = STOCK + MAX_CARDS
+MELD_INFO = PILE + MAX_CARDS            # [team, meld, INFO]
+MELDS = MELD_INFO + MAX_TEAMS * MAX_MELDS * INFO   # [team, meld, 53]
+SIZE = MELDS + MAX_TEAMS * MAX_MELDS * KINDS
+
+# --- rule array --------------------------------------------------------------------
+R_PLAYERS = 0
+R_TEAMS = 1
+R_DECKS = 2
+R_JOKERS = 3
+R_HAND_SIZE = 4
+R_PACKET_SIZE = 5
+R_PACKET_BIG = 6        # three players: the first packet's size (18)
+R_TURN_UP = 7
+R_BURY = 8              # a turned wild is buried (001), else a turned joker lets the first player choose
+R_HAS_TRUMP = 9
+R_RESTRICTED = 10       # partnership pile pickup condition
+R_MUST_MELD = 11        # the pile's top card must be melded this turn
+R_ONE_CARD = 12         # a one-card pile's card may not be discarded this turn
+R_REDRAW = 13           # barimba: the first drawer may discard the drawn card and draw again
+R_FIRST_BIRIBA = 14     # the packet comes with the team's first biriba (001)
+R_CLOSING_BONUS = 15
+R_CLOSE_BIRIBAS = 16
+R_CLOSE_CLEAN = 17
+R_CLOSE_RUN_SET = 18
+R_NO_PACKET_PENALTY = 19
+R_UNTOUCHED_PENALTY = 20
+R_STOCK_MODE = 21       # 0 end_after_turn, 1 pile_only, 2 pile_while_possible
+R_TARGET = 22
+R_BIRIBA_SIZE = 23
+R_WILD_TWOS = 24
+R_VULN_N = 25
+R_VULN = 26             # up to 4 pairs (threshold, minimum)
+R_SIZE = 34

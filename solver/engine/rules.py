@@ -1,0 +1,112 @@
+"""A rule set as the engine's numbers: the rule array and the kernels' scoring tables.
+
+The engine plays the presets ``classic``, ``cyprus``, ``partnership``,
+``greek`` and ``barimba`` (RULES.md §8) with their options. ``threes`` and
+``venezuelan`` need rules the engine does not have yet; asking for them
+raises :class:`EngineUnsupportedError` naming what is missing.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solver.engine import layout as L
+from solver.errors import BiribaError
+from solver.laydown import rule_params
+from solver.rules import RuleSet, get_rules
+
+
+class EngineUnsupportedError(BiribaError):
+    """A rule the engine does not implement yet."""
+
+
+class EngineRules(NamedTuple):
+    """Everything the numba rule functions read about the rules."""
+
+    array: np.ndarray          # int64[R_SIZE], see layout.R_*
+    scalars: np.ndarray        # kernel switches (RuleParams.scalars())
+    values: np.ndarray         # int64[53] card values
+    run_bonus: np.ndarray      # int64[5, 4, 2, 14]: by trump (4: none), suit, clean, length
+    set_bonus: np.ndarray      # int64[14, 2, S]
+
+
+MISSING = (
+    ("red_threes_out", "red threes out of play (threes)"),
+    ("black_threes_freeze", "black threes freeze the pile (threes)"),
+    ("biriba_before_biribaki_from", "a biriba before the biribaki (threes)"),
+    ("wild_sets", "wild-card sets (venezuelan)"),
+    ("at_once_bonus_extra", "the at-once biriba bonus (venezuelan)"),
+    ("at_once_wild_bonus_extra", "the at-once biriba bonus (venezuelan)"),
+    ("ace_set_biriba_clean", "the ace-set biriba values (venezuelan)"),
+)
+
+
+def check_supported(rules: RuleSet, players: int) -> None:
+    if players not in (2, 3, 4, 6):
+        raise EngineUnsupportedError(f"players must be 2, 3, 4 or 6, got {players!r}")
+    for field, rule in MISSING:
+        if getattr(rules, field):
+            raise EngineUnsupportedError(
+                f"rule set {rules.name!r} needs {rule}, which the engine does not implement yet "
+                "(supported: classic, cyprus, partnership, greek, barimba)")
+    if rules.individual and players > 3:
+        raise EngineUnsupportedError(
+            f"option 'individual' with {players} players: the engine holds at most 3 teams")
+
+
+def teams_of(rules: RuleSet, players: int) -> int:
+    """Teams at the start of a round: 2 players and 3 players play alone (RULES.md §4, 7.1)."""
+    if players in (2, 3) or rules.individual:
+        return players
+    return players // 2
+
+
+def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRules:
+    rules = get_rules(rules) if isinstance(rules, str) else rules
+    check_supported(rules, players)
+    array = np.zeros(L.R_SIZE, dtype=np.int64)
+    array[L.R_PLAYERS] = players
+    array[L.R_TEAMS] = teams_of(rules, players)
+    array[L.R_DECKS] = rules.deck_count(players)
+    array[L.R_JOKERS] = rules.joker_count(players)
+    array[L.R_HAND_SIZE] = rules.hand_size
+    array[L.R_PACKET_SIZE] = rules.biribaki_size
+    array[L.R_PACKET_BIG] = rules.three_player_biribaki_sizes[0]
+    if players == 3:
+        array[L.R_PACKET_SIZE] = rules.three_player_biribaki_sizes[1]
+    array[L.R_TURN_UP] = int(rules.turn_up_card)
+    array[L.R_BURY] = int(rules.turned_wild == "bury")
+    array[L.R_HAS_TRUMP] = int(rules.has_trump)
+    array[L.R_RESTRICTED] = int(rules.pile_pickup == "restricted")
+    array[L.R_MUST_MELD] = int(rules.pile_top_must_meld)
+    array[L.R_ONE_CARD] = int(rules.one_card_pile_no_same_discard)
+    array[L.R_REDRAW] = int(rules.first_drawer_redraw)
+    array[L.R_FIRST_BIRIBA] = int(rules.biribaki_when == "first_biriba")
+    array[L.R_CLOSING_BONUS] = rules.closing_bonus
+    array[L.R_CLOSE_BIRIBAS] = rules.close_min_biribas
+    array[L.R_CLOSE_CLEAN] = int(rules.close_needs_clean_biriba)
+    array[L.R_CLOSE_RUN_SET] = int(rules.close_needs_run_and_set)
+    array[L.R_NO_PACKET_PENALTY] = rules.no_biribaki_penalty
+    array[L.R_UNTOUCHED_PENALTY] = rules.untouched_biribaki_penalty
+    array[L.R_STOCK_MODE] = ("end_after_turn", "pile_only",
+                             "pile_while_possible").index(rules.stock_exhausted)
+    array[L.R_TARGET] = rules.target(players)
+    array[L.R_BIRIBA_SIZE] = rules.biriba_size
+    array[L.R_WILD_TWOS] = int(rules.wild_twos)
+    if len(rules.vulnerability) > 4:
+        raise EngineUnsupportedError("at most 4 vulnerability thresholds")
+    array[L.R_VULN_N] = len(rules.vulnerability)
+    for index, (threshold, minimum) in enumerate(rules.vulnerability):
+        array[L.R_VULN + 2 * index] = threshold
+        array[L.R_VULN + 2 * index + 1] = minimum
+    plain = rule_params(rules, None)
+    run_bonus = np.zeros((5, 4, 2, plain.run_bonus.shape[2]), dtype=np.int64)
+    for trump in range(5):
+        params = rule_params(rules, trump if trump < 4 and rules.has_trump else None)
+        run_bonus[trump] = params.run_bonus
+        if not (np.array_equal(params.set_bonus, plain.set_bonus)
+                and np.array_equal(params.values, plain.values)):
+            raise EngineUnsupportedError("set bonuses or card values that depend on the trump")
+    return EngineRules(array, plain.scalars(), plain.values, run_bonus, plain.set_bonus)
