@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from analysis.games import add_game_commands
 from kernels.partition import BACKENDS, CountOverflowError
 from solver.errors import BiribaError, IllegalMeldError
 from solver.laydown import count_laydowns_timed
@@ -230,6 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--option", action="append", default=[], metavar="NAME")
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(handler=_cmd_rules)
+
+    add_game_commands(commands, _add_rules_arguments)
     return parser
 
 

@@ -1,0 +1,48 @@
+"""The game engine: state arrays, the rules of play in numba, the API, players, records.
+
+numba's on-disk cache (``cache=True``) is invalidated when a function's own
+source file changes, but not when a function it calls, in another file,
+changes: a cached ``playout`` would keep an old ``legal_actions`` compiled in.
+So on import the engine fingerprints the sources its compiled functions
+depend on and drops its cached machine code when they changed (only for the
+default cache next to the sources; a user's ``NUMBA_CACHE_DIR`` is left alone).
+"""
+
+import hashlib
+import os
+
+_DEPENDENCIES = ("core.py", "policies.py", "playout.py", "layout.py",
+                 os.path.join("..", "..", "kernels", "partition_numba.py"))
+
+
+def _refresh_numba_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    cache = os.path.join(here, "__pycache__")
+    digest = hashlib.blake2b(digest_size=16)
+    for name in _DEPENDENCIES:
+        try:
+            with open(os.path.join(here, name), "rb") as source:
+                digest.update(source.read())
+        except OSError:
+            return
+    stamp = os.path.join(cache, "numba-sources.stamp")
+    try:
+        with open(stamp) as handle:
+            if handle.read() == digest.hexdigest():
+                return
+    except OSError:
+        pass
+    try:
+        os.makedirs(cache, exist_ok=True)
+        for name in os.listdir(cache):
+            if name.endswith((".nbi", ".nbc")):
+                os.remove(os.path.join(cache, name))
+        with open(stamp, "w") as handle:
+            handle.write(digest.hexdigest())
+    except OSError:
+        return   # a read-only install: numba uses its own cache directory there
+
+
+_refresh_numba_cache()

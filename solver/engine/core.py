@@ -505,8 +505,9 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
     keys, counts, shapes, homes, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
     for i in range(keys.shape[0]):
         size = counts[i].sum()
-        if play_ok(S, R, seat, team, hand, counts[i], size, points[i], size >= biriba,
-                   cleans[i] != 0, shapes[i] == KIND_RUN, True, counts, points, vals, stats):
+        if n < out.shape[0] and play_ok(
+                S, R, seat, team, hand, counts[i], size, points[i], size >= biriba,
+                cleans[i] != 0, shapes[i] == KIND_RUN, True, counts, points, vals, stats):
             out[n] = encode(L.ACTION_LAY, 0, keys[i])
             n += 1
     melds = S[L.MELD_N + team]
@@ -524,14 +525,15 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
             if grows:
                 _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
                 clean = merged_clean != 0
-            if play_ok(S, R, seat, team, hand, rows[i], rows[i].sum(), gains[i], grows, clean,
-                       info[0] == KIND_RUN, False, counts, points, vals, stats):
+            if n < out.shape[0] and play_ok(
+                    S, R, seat, team, hand, rows[i], rows[i].sum(), gains[i], grows, clean,
+                    info[0] == KIND_RUN, False, counts, points, vals, stats):
                 out[n] = encode(L.ACTION_EXTEND, m, meld_key(merged))
                 n += 1
     if melds_only:
         return n
     for kind in range(L.KINDS):
-        if discard_ok(S, R, seat, team, hand, kind, stats):
+        if n < out.shape[0] and discard_ok(S, R, seat, team, hand, kind, stats):
             out[n] = encode(L.ACTION_DISCARD, 0, kind)
             n += 1
     return n
@@ -540,6 +542,9 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
 @njit(cache=True)
 def legal_actions(S, R, sc, vals, runb, setb, out):
     """Write the legal actions into ``out`` (int64[MAX_ACTIONS]); returns how many.
+
+    A buffer too small for every meld keeps the first ones in this order (a
+    hand needs dozens of cards to come near MAX_ACTIONS).
 
     Order: trump choices; or draw, pile; or redraw, new melds (catalogue order),
     extensions (by table meld, then key), discards (by kind). When the rules

@@ -44,7 +44,7 @@ TYPE_SHIFT = 48
 TARGET_SHIFT = 42
 KEY_MASK = (1 << 42) - 1
 TARGET_MASK = 63
-MAX_ACTIONS = 4096
+MAX_ACTIONS = 1 << 14
 
 # --- state scalars ---------------------------------------------------------------
 PHASE = 0

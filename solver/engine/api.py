@@ -1,0 +1,336 @@
+"""The game API in OpenSpiel's shape: ``Game`` makes ``State`` objects.
+
+>>> game = Game(players=4, rules="classic")
+>>> state = game.new_initial_state(seed=7)
+>>> state.current_player(), state.phase
+(1, 'draw')
+>>> [state.action_to_string(a) for a in state.legal_actions()]
+['draw', 'pile']
+
+A ``State`` wraps one int64 array (:mod:`solver.engine.layout`); every rule
+lives in the numba functions of :mod:`solver.engine.core`, which the playout
+kernel calls too. ``apply_action`` refuses an illegal action with
+:class:`~solver.errors.IllegalMoveError` and its reason; ``history`` is the
+operations log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from solver.cards import Hand, format_kind
+from solver.engine import core
+from solver.engine import layout as L
+from solver.engine.rules import engine_rules, teams_of
+from solver.errors import IllegalMoveError
+from solver.rules import RuleSet, get_rules
+
+PHASES = ("choose_trump", "draw", "play", "round_over", "match_over")
+TERMINAL = -4
+SUITS = "SHDC"
+
+
+class Game:
+    """A rule set and a player count; ``match=True`` plays rounds until the target."""
+
+    def __init__(self, players: int = 4, rules: RuleSet | str = "classic", *options: str,
+                 match: bool = False, **overrides):
+        self.rules = get_rules(rules, *options, **overrides) if (
+            isinstance(rules, str) or options or overrides) else rules
+        self.players = int(players)
+        self.engine = engine_rules(self.rules, self.players)
+        self.match = bool(match)
+        self.teams = teams_of(self.rules, self.players)
+
+    @property
+    def entities(self) -> int:
+        """Who keeps a match score: the teams, or each player with three players."""
+        return 3 if self.players == 3 else self.teams
+
+    def new_initial_state(self, seed: int = 0, dealer: int = 0) -> State:
+        array = np.zeros(L.SIZE, dtype=np.int64)
+        core.new_game(array, self.engine.array, int(seed), int(dealer), int(self.match))
+        return State(self, array, seed=int(seed), dealer=int(dealer))
+
+    def __repr__(self) -> str:
+        return (f"Game(players={self.players}, rules={self.rules.name!r}, "
+                f"match={self.match})")
+
+
+class State:
+    """One position of a round or match (see the module docstring)."""
+
+    def __init__(self, game: Game, array: np.ndarray, seed: int = 0, dealer: int = 0,
+                 history=None):
+        self.game = game
+        self.array = array
+        self.seed = seed
+        self.dealer = dealer
+        self.history: list[int] = list(history or [])
+        self._buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+        self._legal: np.ndarray | None = None
+
+    # --- OpenSpiel-shaped core ---------------------------------------------------------
+    def _args(self):
+        engine = self.game.engine
+        return (engine.array, engine.scalars, engine.values, engine.run_bonus, engine.set_bonus)
+
+    @property
+    def phase(self) -> str:
+        return PHASES[int(self.array[L.PHASE])]
+
+    def is_terminal(self) -> bool:
+        return int(self.array[L.PHASE]) in (L.ROUND_OVER, L.MATCH_OVER)
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else int(self.array[L.CURRENT])
+
+    def legal_actions_array(self) -> np.ndarray:
+        if self._legal is None:
+            if self.is_terminal():
+                self._legal = np.empty(0, dtype=np.int64)
+            else:
+                n = core.legal_actions(self.array, *self._args(), self._buffer)
+                self._legal = self._buffer[:n].copy()
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        return [int(action) for action in self.legal_actions_array()]
+
+    def can_apply(self, action: int) -> bool:
+        return bool((self.legal_actions_array() == int(action)).any())
+
+    def verify_action(self, action: int) -> None:
+        """Raise :class:`IllegalMoveError` saying why ``action`` is not legal now."""
+        if not self.can_apply(action):
+            raise IllegalMoveError(self._reason(int(action)))
+
+    def apply_action(self, action: int) -> None:
+        self.verify_action(action)
+        self.apply_trusted(int(action))
+
+    def apply_trusted(self, action: int) -> None:
+        """Apply an action known to be legal (search and replays of checked records)."""
+        core.apply_action(self.array, *self._args(), action)
+        self.history.append(action)
+        self._legal = None
+
+    def clone(self) -> State:
+        return State(self.game, self.array.copy(), self.seed, self.dealer, self.history)
+
+    def returns(self) -> list[float]:
+        """Per player: the round's points (its team's, or its share with three players);
+        in a match, 1 for the winner's players and 0 for the others."""
+        if not self.is_terminal():
+            return [0.0] * self.game.players
+        if self.game.match:
+            winner = int(self.array[L.WINNER])
+            return [1.0 if self.entity_of(seat) == winner else 0.0
+                    for seat in range(self.game.players)]
+        return [float(self.array[L.MATCH + self.entity_of(seat)])
+                for seat in range(self.game.players)]
+
+    # --- what the state holds --------------------------------------------------------------
+    def team_of(self, seat: int) -> int:
+        return int(self.array[L.TEAM_OF + seat])
+
+    def entity_of(self, seat: int) -> int:
+        return int(self.array[L.ENTITY + seat])
+
+    def hand(self, seat: int) -> Hand:
+        start = L.HANDS + seat * L.KINDS
+        return Hand._trusted(tuple(self.array[start:start + L.KINDS].tolist()))
+
+    def known(self, seat: int) -> Hand:
+        """Cards everybody knows ``seat`` holds (taken from the pile, not yet played)."""
+        start = L.KNOWN + seat * L.KINDS
+        return Hand._trusted(tuple(self.array[start:start + L.KINDS].tolist()))
+
+    def table(self, team: int) -> list[Hand]:
+        return [Hand._trusted(tuple(core.meld_of(self.array, team, m).tolist()))
+                for m in range(int(self.array[L.MELD_N + team]))]
+
+    def meld_points(self, team: int) -> list[int]:
+        return [int(core.info_of(self.array, team, m)[3])
+                for m in range(int(self.array[L.MELD_N + team]))]
+
+    def pile(self) -> list[int]:
+        return self.array[L.PILE:L.PILE + int(self.array[L.PILE_N])].tolist()
+
+    def stock(self) -> list[int]:
+        return self.array[L.STOCK:L.STOCK + int(self.array[L.STOCK_N])].tolist()
+
+    @property
+    def trump(self) -> str | None:
+        trump = int(self.array[L.TRUMP])
+        return SUITS[trump] if trump >= 0 else None
+
+    def round_scores(self) -> list[int]:
+        """The last finished round's score per team (slot order)."""
+        return self.array[L.ROUND_SCORE:L.ROUND_SCORE + self.game.teams].tolist()
+
+    def match_scores(self) -> list[int]:
+        """Score per entity (team, or player with three players)."""
+        return self.array[L.MATCH:L.MATCH + self.game.entities].tolist()
+
+    @property
+    def round_index(self) -> int:
+        """Rounds finished before the current one (a match deals the next at once)."""
+        return int(self.array[L.ROUND])
+
+    @property
+    def end_reason(self) -> str:
+        return ("", "closed", "stock exhausted", "no legal draw",
+                "no meld for a full circle with an empty stock")[int(self.array[L.END_REASON])]
+
+    # --- actions as text -------------------------------------------------------------------
+    def action_to_string(self, action: int) -> str:
+        kind_of_action, target, key = decode(action)
+        if kind_of_action == L.ACTION_DRAW:
+            return "draw"
+        if kind_of_action == L.ACTION_PILE:
+            return "pile"
+        if kind_of_action == L.ACTION_REDRAW:
+            return "redraw"
+        if kind_of_action == L.ACTION_TRUMP:
+            return f"trump {SUITS[key]}" if key < 4 else "trump none"
+        if kind_of_action == L.ACTION_DISCARD:
+            return f"discard {format_kind(key)}"
+        counts = np.empty(L.KINDS, dtype=np.int64)
+        core.key_counts(key, counts)
+        meld = Hand._trusted(tuple(counts.tolist()))
+        if kind_of_action == L.ACTION_LAY:
+            return f"lay {meld}"
+        team = self.team_of(self.current_player()) if not self.is_terminal() else 0
+        if target < int(self.array[L.MELD_N + team]):
+            old = Hand._trusted(tuple(core.meld_of(self.array, team, target).tolist()))
+            try:
+                return f"extend {target} +{meld - old}"
+            except ValueError:
+                pass
+        return f"extend {target} to {meld}"
+
+    def _reason(self, action: int) -> str:
+        kind_of_action, target, key = decode(action)
+        text = f"action {action}"
+        if self.is_terminal():
+            return f"{text}: the {self.phase.replace('_', ' ')} (no more actions)"
+        try:
+            text = f"{self.action_to_string(action)!r}"
+        except (ValueError, IndexError):
+            return f"{text} is not an action"
+        phase = self.phase.replace("_", " ")
+        seat = self.current_player()
+        wanted = {L.ACTION_TRUMP: L.CHOOSE_TRUMP, L.ACTION_DRAW: L.DRAW, L.ACTION_PILE: L.DRAW}
+        needs = wanted.get(kind_of_action, L.PLAY)
+        if needs != int(self.array[L.PHASE]):
+            return f"{text} is not possible in the {phase} phase (seat {seat} to act)"
+        if kind_of_action == L.ACTION_DRAW:
+            return "the stock is empty"
+        if kind_of_action == L.ACTION_PILE:
+            return "the discard pile may not be taken now (RULES.md §5.1)"
+        hand = self.hand(seat)
+        must = int(self.array[L.MUST])
+        if kind_of_action == L.ACTION_DISCARD:
+            if hand.counts[key] == 0:
+                return f"{text}: {format_kind(key)} is not in seat {seat}'s hand"
+            if key == int(self.array[L.BANNED]):
+                return (f"{text}: {format_kind(key)} came from a one-card pile and may not be "
+                        "discarded this turn (RULES.md §5.1)")
+            if must >= 0:
+                return f"{text}: the pile's top card {format_kind(must)} must be melded first"
+            return (f"{text}: this discard would break the vulnerability minimum or leave the "
+                    "hand empty without closing (RULES.md §6, §7)")
+        if must >= 0:
+            return f"{text}: a meld must use the pile's top card {format_kind(must)} first"
+        return (f"{text} is not legal here (cards not in hand, not a legal meld, or it breaks "
+                "RULES.md §5-7)")
+
+    # --- information sets ------------------------------------------------------------------
+    def observation(self, seat: int) -> np.ndarray:
+        """The state as ``seat`` sees it: hidden cards zeroed, hand sizes appended.
+
+        Hidden: the other hands beyond their known cards, the packets not yet
+        taken, the stock's order and cards, the dealing generator.
+        """
+        view = self.array.copy()
+        sizes = np.zeros(L.MAX_PLAYERS, dtype=np.int64)
+        for other in range(self.game.players):
+            start = L.HANDS + other * L.KINDS
+            sizes[other] = self.array[start:start + L.KINDS].sum()
+            if other != seat:
+                view[start:start + L.KINDS] = self.array[
+                    L.KNOWN + other * L.KINDS:L.KNOWN + (other + 1) * L.KINDS]
+        view[L.PACKETS:L.PACKETS + L.MAX_PACKETS * L.KINDS] = 0
+        view[L.STOCK:L.STOCK + L.MAX_CARDS] = 0
+        view[L.RNG] = 0
+        view[L.ACTIONS] = 0
+        return np.concatenate([view, sizes, [seat]])
+
+    def information_state_key(self, seat: int) -> str:
+        """A stable key of ``seat``'s information set (equal observations, equal keys)."""
+        return hashlib.blake2b(self.observation(seat).tobytes(), digest_size=16).hexdigest()
+
+    def unseen(self, seat: int) -> np.ndarray:
+        """Counts of the cards ``seat`` cannot see (other hands' unknown cards, packets, stock)."""
+        array = self.array
+        total = np.zeros(L.KINDS, dtype=np.int64)
+        for other in range(self.game.players):
+            if other != seat:
+                start = L.HANDS + other * L.KINDS
+                total += array[start:start + L.KINDS] - array[
+                    L.KNOWN + other * L.KINDS:L.KNOWN + (other + 1) * L.KINDS]
+        for packet in range(int(array[L.PACKET_N])):
+            if not array[L.PACKET_USED + packet]:
+                total += array[L.PACKETS + packet * L.KINDS:L.PACKETS + (packet + 1) * L.KINDS]
+        for i in range(int(array[L.STOCK_N])):
+            total[array[L.STOCK + i]] += 1
+        return total
+
+    def resample_from_infostate(self, seat: int, rng) -> State:
+        """A full state ``seat`` cannot tell from this one: the hidden cards dealt uniformly.
+
+        ``rng``: a seed or a ``numpy.random.Generator``. Known cards stay with
+        their holders; hand, packet and stock sizes are kept.
+        """
+        rng = np.random.default_rng(rng)
+        array = self.array.copy()
+        cards = np.repeat(np.arange(L.KINDS), self.unseen(seat))
+        rng.shuffle(cards)
+        position = 0
+        for other in range(self.game.players):
+            if other == seat:
+                continue
+            start = L.HANDS + other * L.KINDS
+            known = array[L.KNOWN + other * L.KINDS:L.KNOWN + (other + 1) * L.KINDS]
+            hidden = int(array[start:start + L.KINDS].sum() - known.sum())
+            array[start:start + L.KINDS] = known
+            np.add.at(array[start:start + L.KINDS], cards[position:position + hidden], 1)
+            position += hidden
+        for packet in range(int(array[L.PACKET_N])):
+            if array[L.PACKET_USED + packet]:
+                continue
+            start = L.PACKETS + packet * L.KINDS
+            size = int(array[L.PACKET_SIZE + packet])
+            array[start:start + L.KINDS] = 0
+            np.add.at(array[start:start + L.KINDS], cards[position:position + size], 1)
+            position += size
+        stock = int(array[L.STOCK_N])
+        array[L.STOCK:L.STOCK + stock] = cards[position:position + stock]
+        position += stock
+        assert position == len(cards)
+        array[L.RNG] = int(rng.integers(0, 1 << 48))
+        return State(self.game, array, self.seed, self.dealer, self.history)
+
+    def __str__(self) -> str:
+        from solver.engine.render import render_state
+
+        return render_state(self, self.current_player() if not self.is_terminal() else None)
+
+
+def decode(action: int) -> tuple[int, int, int]:
+    """(type, target, key) of an action."""
+    action = int(action)
+    return action >> L.TYPE_SHIFT, (action >> L.TARGET_SHIFT) & L.TARGET_MASK, action & L.KEY_MASK

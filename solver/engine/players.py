@@ -1,0 +1,70 @@
+"""Players: anything with ``choose(state) -> action``; random and greedy computer players.
+
+Both computer players call the numba policies of :mod:`solver.engine.policies`,
+the same functions the playout kernel runs, so a game played through the API
+and the same game played by the kernel end in the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from solver.engine import core
+from solver.engine import layout as L
+from solver.engine import policies
+
+
+class Player(Protocol):
+    def choose(self, state) -> int:
+        """The action to play in ``state`` (one of ``state.legal_actions()``)."""
+
+
+class RandomPlayer:
+    """Uniform over the legal actions. ``generator`` (int64[1]) may be shared between
+    players, as the playout kernel shares one."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, generator: np.ndarray | None = None):
+        self.generator = (generator if generator is not None
+                          else np.array([core.seed_rng(int(seed))], dtype=np.int64))
+
+    def choose(self, state) -> int:
+        legal = state.legal_actions_array()
+        return int(legal[core.rng_below(self.generator, len(legal))])
+
+
+class GreedyPlayer:
+    """Takes the pile when it gains points, lays the optimizer's best lay-down, discards
+    the card least useful to its team and to the next opponent (:mod:`solver.engine.policies`)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self._buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+
+    def choose(self, state) -> int:
+        return int(policies.greedy_action(state.array, *state._args(), self._buffer))
+
+
+PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+POLICY_CODES = {"random": policies.RANDOM, "greedy": policies.GREEDY}
+
+
+def make_player(name: str, seed: int = 0):
+    from solver.errors import BiribaError
+
+    if name not in PLAYERS:
+        raise BiribaError(f"unknown player {name!r} (known: {', '.join(PLAYERS)})")
+    return PLAYERS[name](seed)
+
+
+def play(state, players, max_actions: int = 100_000):
+    """Play ``state`` to its end through the API (checked actions); returns it."""
+    count = 0
+    while not state.is_terminal() and count < max_actions:
+        state.apply_action(players[state.current_player()].choose(state))
+        count += 1
+    return state
