@@ -139,8 +139,8 @@ def _next_multiset(index, k, n):
 def _grow(keys, rows, info, used):
     size = keys.shape[0] * 2
     new_keys = np.empty(size, dtype=np.int64)
-    new_rows = np.zeros((size, KIND_COUNT), dtype=np.int64)
-    new_info = np.zeros((size, 3), dtype=np.int64)
+    new_rows = np.empty((size, KIND_COUNT), dtype=np.int64)
+    new_info = np.empty((size, 3), dtype=np.int64)
     new_keys[:used] = keys[:used]
     new_rows[:used] = rows[:used]
     new_info[:used] = info[:used]
@@ -149,32 +149,35 @@ def _grow(keys, rows, info, used):
 
 @njit(cache=True)
 def _emit_wilds(hand, base, wild_kinds, wild_kind_count, wild_count, shape, home, clean,
-                keys, rows, info, used, required):
-    """Append base + every fitting multiset of wild_count wilds that holds ``required``;
-    returns the arrays and count."""
-    index = np.zeros(max(wild_count, 1), dtype=np.int64)
+                keys, rows, info, used, required, prune, index):
+    """Append base + every fitting multiset of wild_count wilds that holds ``required``
+    (checked when ``prune``); returns the arrays and count. ``index`` is scratch space
+    and ``base`` is restored before returning."""
+    for j in range(wild_count):
+        index[j] = 0
     while True:
         ok = True
-        meld = base.copy()
         for j in range(wild_count):
             kind = wild_kinds[index[j]]
-            meld[kind] += 1
-            if meld[kind] > hand[kind]:
+            base[kind] += 1
+            if base[kind] > hand[kind]:
                 ok = False
-        if ok:
+        if ok and prune:
             for kind in range(KIND_COUNT):
-                if meld[kind] < required[kind]:
+                if base[kind] < required[kind]:
                     ok = False
                     break
         if ok:
             if used == keys.shape[0]:
                 keys, rows, info = _grow(keys, rows, info, used)
-            keys[used] = meld_key(meld)
-            rows[used] = meld
+            keys[used] = meld_key(base)
+            rows[used] = base
             info[used, 0] = shape
             info[used, 1] = home
             info[used, 2] = clean
             used += 1
+        for j in range(wild_count):
+            base[wild_kinds[index[j]]] -= 1
         if wild_count == 0 or not _next_multiset(index, wild_count, wild_kind_count):
             break
     return keys, rows, info, used
@@ -231,9 +234,15 @@ def _generate(hand, scalars, required):
     need_suits, need_low, need_high, need_ace, need_ranks, need_naturals = _needs(
         required, wild_twos)
     keys = np.empty(256, dtype=np.int64)
-    rows = np.zeros((256, KIND_COUNT), dtype=np.int64)
-    info = np.zeros((256, 3), dtype=np.int64)
+    rows = np.empty((256, KIND_COUNT), dtype=np.int64)
+    info = np.empty((256, 3), dtype=np.int64)
     used = 0
+    prune = need_naturals > 0
+    for kind in range(KIND_COUNT):
+        if required[kind] > 0:
+            prune = True
+    index = np.empty(64, dtype=np.int64)
+    base = np.zeros(KIND_COUNT, dtype=np.int64)
     run_wilds = np.empty(5, dtype=np.int64)
     run_wilds[0] = JOKER
     run_wild_count = 1
@@ -244,12 +253,22 @@ def _generate(hand, scalars, required):
     optional = np.empty(14, dtype=np.int64)
     chosen = np.empty(14, dtype=np.int64)
     is_wild = np.zeros(14, dtype=np.bool_)
+    wild_total = 0
+    for j in range(run_wild_count):
+        wild_total += hand[run_wilds[j]]
+    prefix = np.zeros(ACE_HIGH + 2, dtype=np.int64)
     for suit in range(4):
         if need_suits and need_suits != 1 << suit:
             continue
+        # prefix[p]: positions below p the hand holds (position 13 is the high ace)
+        for p in range(ACE_HIGH + 1):
+            held = hand[suit * RANK_COUNT + (0 if p == ACE_HIGH else p)] > 0
+            prefix[p + 1] = prefix[p] + (1 if held else 0)
         for low in range(min(ACE_HIGH, need_low) + 1):
             for high in range(max(low + min_size - 1, need_high), ACE_HIGH + 1):
                 length = high - low + 1
+                if length - (prefix[high + 1] - prefix[low]) > wild_total:
+                    break     # more cells missing than wilds held, and a longer run misses more
                 if length > RANK_COUNT or (need_ace and low != 0 and high != ACE_HIGH):
                     continue
                 forced = 0
@@ -276,20 +295,27 @@ def _generate(hand, scalars, required):
                         is_wild[:] = False
                         for j in range(extra):
                             is_wild[optional[chosen[j]]] = True
-                        base = np.zeros(KIND_COUNT, dtype=np.int64)
+                        base[:] = 0
                         for p in range(low, high + 1):
                             kind = suit * RANK_COUNT + (0 if p == ACE_HIGH else p)
                             if hand[kind] > 0 and not is_wild[p]:
                                 base[kind] += 1
                         keys, rows, info, used = _emit_wilds(
                             hand, base, run_wilds, run_wild_count, wild_count, KIND_RUN, suit,
-                            1 if wild_count == 0 else 0, keys, rows, info, used, required,
+                            1 if wild_count == 0 else 0, keys, rows, info, used, required, prune, index,
                         )
                         if extra == 0 or not _next_combination(chosen, extra, optional_count):
                             break
     set_wilds = np.empty(5, dtype=np.int64)
+    limits = np.empty(4, dtype=np.int64)
+    natural = np.zeros(4, dtype=np.int64)
     for rank in range(RANK_COUNT):
         if not (scalars[4] >> rank) & 1 or (need_ranks and need_ranks != 1 << rank):
+            continue
+        held = 0
+        for suit in range(4):
+            held += hand[suit * RANK_COUNT + rank]
+        if held == 0:
             continue
         set_wilds[0] = JOKER
         set_wild_count = 1
@@ -297,10 +323,9 @@ def _generate(hand, scalars, required):
             for suit in range(4):
                 set_wilds[set_wild_count] = suit * RANK_COUNT + 1
                 set_wild_count += 1
-        limits = np.empty(4, dtype=np.int64)
         for suit in range(4):
             limits[suit] = hand[suit * RANK_COUNT + rank]
-        natural = np.zeros(4, dtype=np.int64)
+            natural[suit] = 0
         while True:
             natural_count = natural[0] + natural[1] + natural[2] + natural[3]
             if natural_count > 0:
@@ -309,12 +334,12 @@ def _generate(hand, scalars, required):
                         continue
                     if not _limit_ok(scalars, wild_count, natural_count):
                         break
-                    base = np.zeros(KIND_COUNT, dtype=np.int64)
+                    base[:] = 0
                     for suit in range(4):
                         base[suit * RANK_COUNT + rank] = natural[suit]
                     keys, rows, info, used = _emit_wilds(
                         hand, base, set_wilds, set_wild_count, wild_count, KIND_SET, rank,
-                        1 if wild_count == 0 else 0, keys, rows, info, used, required,
+                        1 if wild_count == 0 else 0, keys, rows, info, used, required, prune, index,
                     )
             # odometer over the natural counts per suit
             digit = 0
@@ -331,10 +356,10 @@ def _generate(hand, scalars, required):
         for j in range(run_wild_count):
             total += hand[run_wilds[j]]
         for size in range(min_size, total + 1):
-            base = np.zeros(KIND_COUNT, dtype=np.int64)
+            base[:] = 0
             keys, rows, info, used = _emit_wilds(
                 hand, base, run_wilds, run_wild_count, size, KIND_WILD_SET, RANK_COUNT, 0,
-                keys, rows, info, used, required,
+                keys, rows, info, used, required, prune, index,
             )
     return keys[:used], rows[:used], info[:used]
 
@@ -369,7 +394,7 @@ def _catalogue(hand, scalars, values, run_bonus, set_bonus, required):
         if i == 0 or keys[order[i]] != keys[order[i - 1]]:
             unique += 1
     out_keys = np.empty(unique, dtype=np.int64)
-    out_counts = np.zeros((unique, KIND_COUNT), dtype=np.int64)
+    out_counts = np.empty((unique, KIND_COUNT), dtype=np.int64)
     out_shapes = np.empty(unique, dtype=np.int64)
     out_homes = np.empty(unique, dtype=np.int64)
     out_cleans = np.empty(unique, dtype=np.int64)
@@ -440,9 +465,13 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
         base = melds[index]
         mask = _relevant(shapes[index], homes[index], scalars[0])
         size = 0
+        extra = 0
         for kind in range(KIND_COUNT):
             pool[kind] = base[kind] + hand[kind] * mask[kind]
             size += base[kind]
+            extra += hand[kind] * mask[kind]
+        if extra == 0:
+            continue          # no card of the hand can join this meld
         _, counts, found_shapes, found_homes, _, points = _catalogue(
             pool, scalars, values, run_bonus, set_bonus, base)
         for row in range(counts.shape[0]):

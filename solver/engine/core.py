@@ -351,11 +351,11 @@ def _rest_value(hand_after, keys_counts, points, vals):
 
 
 @njit(cache=True)
-def play_ok(S, R, seat, team, hand, used, size, points, grows_biriba, clean_biriba, is_run,
-            is_new, catalogue_counts, catalogue_points, vals, stats):
+def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clean_biriba,
+            is_run, is_new, catalogue_counts, catalogue_points, vals, stats):
     """May ``seat`` lay ``used`` (a new meld, or an addition to a table meld) now?
 
-    ``grows_biriba``: the play makes a meld reach the biriba size;
+    ``held``: cards in ``hand``; ``grows_biriba``: the play makes a meld reach the biriba size;
     ``clean_biriba``: and it is clean. Checks, in order: the pile's top card
     still to meld (RULES.md §5.1), the cards left (an emptied hand takes the
     packet at once, RULES.md §5.4; a last card must be discardable: closing or
@@ -376,17 +376,16 @@ def play_ok(S, R, seat, team, hand, used, size, points, grows_biriba, clean_biri
         else:
             sets += 1
     first_biriba = R[L.R_FIRST_BIRIBA] != 0
-    left = 0
+    left = held - size
     last = -1
     banned = S[L.BANNED]
-    other = False
-    for kind in range(L.KINDS):
-        rest = hand[kind] - used[kind]
-        if rest > 0:
-            left += rest
-            last = kind
-            if kind != banned:
-                other = True
+    other = banned < 0
+    if left == 1 or not other:
+        for kind in range(L.KINDS):
+            if hand[kind] - used[kind] > 0:
+                last = kind
+                if kind != banned:
+                    other = True
     if left == 0:
         if first_biriba or packet_for(S, R, team) < 0:
             return False
@@ -411,17 +410,14 @@ def play_ok(S, R, seat, team, hand, used, size, points, grows_biriba, clean_biri
 
 
 @njit(cache=True)
-def discard_ok(S, R, seat, team, hand, kind, stats):
+def discard_ok(S, R, seat, team, hand, held, kind, stats):
     """May ``seat`` end the turn discarding ``kind`` (RULES.md §5.3, §6, §7)?"""
     if hand[kind] == 0 or kind == S[L.BANNED] or S[L.MUST] >= 0:
         return False
     minimum = vulnerable_minimum(S, team)
     if minimum > 0 and 0 < S[L.TURN_POINTS] < minimum:
         return False
-    left = 0
-    for k in range(L.KINDS):
-        left += hand[k]
-    if left == 1:
+    if held == 1:
         biribas, clean, runs, sets = stats
         if close_ready(S, R, team, biribas, clean, runs, sets):
             return True
@@ -499,6 +495,7 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     hand = hand_of(S, seat).copy()
+    held = hand.sum()
     stats = team_stats(S, R, team)
     run_bonus = trump_bonus(S, runb)
     biriba = R[L.R_BIRIBA_SIZE]
@@ -506,7 +503,7 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
     for i in range(keys.shape[0]):
         size = counts[i].sum()
         if n < out.shape[0] and play_ok(
-                S, R, seat, team, hand, counts[i], size, points[i], size >= biriba,
+                S, R, seat, team, hand, held, counts[i], size, points[i], size >= biriba,
                 cleans[i] != 0, shapes[i] == KIND_RUN, True, counts, points, vals, stats):
             out[n] = encode(L.ACTION_LAY, 0, keys[i])
             n += 1
@@ -526,14 +523,15 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
                 _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
                 clean = merged_clean != 0
             if n < out.shape[0] and play_ok(
-                    S, R, seat, team, hand, rows[i], rows[i].sum(), gains[i], grows, clean,
+                    S, R, seat, team, hand, held, rows[i], rows[i].sum(), gains[i], grows, clean,
                     info[0] == KIND_RUN, False, counts, points, vals, stats):
                 out[n] = encode(L.ACTION_EXTEND, m, meld_key(merged))
                 n += 1
     if melds_only:
         return n
     for kind in range(L.KINDS):
-        if n < out.shape[0] and discard_ok(S, R, seat, team, hand, kind, stats):
+        if hand[kind] > 0 and n < out.shape[0] and discard_ok(S, R, seat, team, hand, held,
+                                                              kind, stats):
             out[n] = encode(L.ACTION_DISCARD, 0, kind)
             n += 1
     return n
