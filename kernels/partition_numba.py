@@ -233,30 +233,32 @@ def _generate(hand, scalars, required):
     min_size = scalars[3]
     need_suits, need_low, need_high, need_ace, need_ranks, need_naturals = _needs(
         required, wild_twos)
-    keys = np.empty(256, dtype=np.int64)
-    rows = np.empty((256, KIND_COUNT), dtype=np.int64)
-    info = np.empty((256, 3), dtype=np.int64)
+    keys = np.empty(32, dtype=np.int64)
+    rows = np.empty((32, KIND_COUNT), dtype=np.int64)
+    info = np.empty((32, 3), dtype=np.int64)
     used = 0
     prune = need_naturals > 0
     for kind in range(KIND_COUNT):
         if required[kind] > 0:
             prune = True
-    index = np.empty(64, dtype=np.int64)
-    base = np.zeros(KIND_COUNT, dtype=np.int64)
-    run_wilds = np.empty(5, dtype=np.int64)
+    # one scratch block instead of a dozen small arrays (allocation dominates small hands)
+    scratch = np.zeros(256, dtype=np.int64)
+    index = scratch[0:64]
+    base = scratch[64:64 + KIND_COUNT]
+    run_wilds = scratch[120:125]
     run_wilds[0] = JOKER
     run_wild_count = 1
     if wild_twos:
         for suit in range(4):
             run_wilds[run_wild_count] = suit * RANK_COUNT + 1
             run_wild_count += 1
-    optional = np.empty(14, dtype=np.int64)
-    chosen = np.empty(14, dtype=np.int64)
-    is_wild = np.zeros(14, dtype=np.bool_)
+    optional = scratch[125:139]
+    chosen = scratch[139:153]
+    is_wild = scratch[153:167]
     wild_total = 0
     for j in range(run_wild_count):
         wild_total += hand[run_wilds[j]]
-    prefix = np.zeros(ACE_HIGH + 2, dtype=np.int64)
+    prefix = scratch[167:167 + ACE_HIGH + 2]
     for suit in range(4):
         if need_suits and need_suits != 1 << suit:
             continue
@@ -292,7 +294,7 @@ def _generate(hand, scalars, required):
                     for j in range(extra):
                         chosen[j] = j
                     while True:
-                        is_wild[:] = False
+                        is_wild[:] = 0
                         for j in range(extra):
                             is_wild[optional[chosen[j]]] = True
                         base[:] = 0
@@ -306,9 +308,9 @@ def _generate(hand, scalars, required):
                         )
                         if extra == 0 or not _next_combination(chosen, extra, optional_count):
                             break
-    set_wilds = np.empty(5, dtype=np.int64)
-    limits = np.empty(4, dtype=np.int64)
-    natural = np.zeros(4, dtype=np.int64)
+    set_wilds = scratch[190:195]
+    limits = scratch[195:199]
+    natural = scratch[199:203]
     for rank in range(RANK_COUNT):
         if not (scalars[4] >> rank) & 1 or (need_ranks and need_ranks != 1 << rank):
             continue
@@ -452,11 +454,31 @@ def _relevant(shape, home, wild_twos):
 
 
 @njit(cache=True)
+def _always_wild(kind, shape, home, wild_twos):
+    """Is ``kind`` wild in every reading of a meld of this shape and home?"""
+    if kind == JOKER:
+        return True
+    if not wild_twos or kind % RANK_COUNT != 1:
+        return False
+    if shape == KIND_RUN:
+        return kind // RANK_COUNT != home     # an own-suit 2 may stand at its place
+    return not (shape == KIND_SET and home == 1)
+
+
+@njit(cache=True)
+def _holds_foreign_wild(meld, shape, home, wild_twos):
+    for kind in range(KIND_COUNT):
+        if meld[kind] > 0 and _always_wild(kind, shape, home, wild_twos):
+            return True
+    return False
+
+
+@njit(cache=True)
 def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
     """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
     meld's additions (``partition_ref.additions``), by meld then key."""
     capacity = 64
-    out_counts = np.zeros((capacity, KIND_COUNT), dtype=np.int64)
+    out_counts = np.empty((capacity, KIND_COUNT), dtype=np.int64)
     out_points = np.empty(capacity, dtype=np.int64)
     out_groups = np.empty(capacity, dtype=np.int64)
     n = 0
@@ -472,6 +494,17 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             extra += hand[kind] * mask[kind]
         if extra == 0:
             continue          # no card of the hand can join this meld
+        if scalars[1] == 1 and scalars[2] == 0 and _holds_foreign_wild(base, shapes[index],
+                                                                        homes[index], scalars[0]):
+            # one wild per meld and this one holds a wild that never turns natural: only a
+            # natural card of the hand could join (and move the wild)
+            naturals = 0
+            for kind in range(KIND_COUNT):
+                if mask[kind] and hand[kind] > 0 and not _always_wild(
+                        kind, shapes[index], homes[index], scalars[0]):
+                    naturals += 1
+            if naturals == 0:
+                continue
         _, counts, found_shapes, found_homes, _, points = _catalogue(
             pool, scalars, values, run_bonus, set_bonus, base)
         for row in range(counts.shape[0]):
@@ -487,7 +520,7 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
                 continue
             if n == capacity:
                 capacity *= 2
-                grown = np.zeros((capacity, KIND_COUNT), dtype=np.int64)
+                grown = np.empty((capacity, KIND_COUNT), dtype=np.int64)
                 grown[:n] = out_counts[:n]
                 out_counts = grown
                 out_points = np.concatenate((out_points, np.empty(capacity - n, np.int64)))

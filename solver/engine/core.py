@@ -490,6 +490,34 @@ def take_pile_ok(S, R, sc, vals, runb, setb):
 
 
 @njit(cache=True)
+def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i, vals, stats):
+    """May ``seat`` lay catalogue meld ``i`` of its hand (``counts``/``points``: the catalogue)?"""
+    size = counts[i].sum()
+    return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i],
+                   size >= R[L.R_BIRIBA_SIZE], cleans[i] != 0, shapes[i] == KIND_RUN, True,
+                   counts, points, vals, stats)
+
+
+@njit(cache=True)
+def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, row, gain, m,
+                counts, points, stats):
+    """(legal, action) of adding ``row`` to the team's table meld ``m``."""
+    biriba = R[L.R_BIRIBA_SIZE]
+    info = info_of(S, team, m)
+    added = row.sum()
+    grows = info[4] < biriba and info[4] + added >= biriba
+    merged = table[m] + row
+    clean = False
+    if grows:
+        _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
+        clean = merged_clean != 0
+    if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, clean,
+               info[0] == KIND_RUN, False, counts, points, vals, stats):
+        return True, encode(L.ACTION_EXTEND, m, meld_key(merged))
+    return False, 0
+
+
+@njit(cache=True)
 def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
     """Append the legal new melds and extensions (and discards unless ``melds_only``)."""
     seat = S[L.CURRENT]
@@ -498,34 +526,23 @@ def _play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
     held = hand.sum()
     stats = team_stats(S, R, team)
     run_bonus = trump_bonus(S, runb)
-    biriba = R[L.R_BIRIBA_SIZE]
     keys, counts, shapes, homes, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
     for i in range(keys.shape[0]):
-        size = counts[i].sum()
-        if n < out.shape[0] and play_ok(
-                S, R, seat, team, hand, held, counts[i], size, points[i], size >= biriba,
-                cleans[i] != 0, shapes[i] == KIND_RUN, True, counts, points, vals, stats):
+        if n < out.shape[0] and new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans,
+                                            points, i, vals, stats):
             out[n] = encode(L.ACTION_LAY, 0, keys[i])
             n += 1
-    melds = S[L.MELD_N + team]
-    if melds > 0:
+    if S[L.MELD_N + team] > 0:
         table, table_shapes, table_homes, before = team_melds(S, team)
         rows, gains, groups = additions(hand, table, table_shapes, table_homes, before, sc, vals,
                                         run_bonus, setb)
         for i in range(rows.shape[0]):
-            m = groups[i]
-            info = info_of(S, team, m)
-            new_size = info[4] + rows[i].sum()
-            grows = info[4] < biriba and new_size >= biriba
-            merged = table[m] + rows[i]
-            clean = False
-            if grows:
-                _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
-                clean = merged_clean != 0
-            if n < out.shape[0] and play_ok(
-                    S, R, seat, team, hand, held, rows[i], rows[i].sum(), gains[i], grows, clean,
-                    info[0] == KIND_RUN, False, counts, points, vals, stats):
-                out[n] = encode(L.ACTION_EXTEND, m, meld_key(merged))
+            if n >= out.shape[0]:
+                break
+            ok, action = addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held,
+                                     table, rows[i], gains[i], groups[i], counts, points, stats)
+            if ok:
+                out[n] = action
                 n += 1
     if melds_only:
         return n

@@ -23,16 +23,20 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
-from kernels.partition_numba import additions, best, catalogue, meld_key
+from kernels.partition_numba import additions, best, catalogue
 from solver.engine import layout as L
 from solver.engine.core import (
+    addition_ok,
+    discard_ok,
     encode,
     hand_of,
     legal_actions,
+    new_meld_ok,
     pile_counts,
     rng_below,
     take_pile_ok,
     team_melds,
+    team_stats,
     trump_bonus,
     vulnerable_minimum,
 )
@@ -43,93 +47,98 @@ NEG_INF = -(1 << 60)
 
 
 @njit(cache=True)
-def _candidates(S, sc, vals, runb, setb, team, hand):
-    """New melds and table additions of ``hand``: (counts, points, groups, actions)."""
+def _plan(S, sc, vals, runb, setb, team, hand, keep, must):
+    """The best lay-down of ``hand`` with the team's table melds (the optimizer's kernel path).
+
+    Returns (points, chosen rows, the hand's catalogue (keys, counts, shapes, cleans,
+    points), the additions (rows, gains, groups) and the table melds). Rows
+    ``< len(keys)`` are new melds, the others additions.
+    """
     run_bonus = trump_bonus(S, runb)
-    keys, counts, _, _, _, points = catalogue(hand, sc, vals, run_bonus, setb)
+    keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
+    table, table_shapes, table_homes, before = team_melds(S, team)
+    if table.shape[0] > 0:
+        rows, gains, groups = additions(hand, table, table_shapes, table_homes, before, sc,
+                                        vals, run_bonus, setb)
+    else:
+        rows = np.empty((0, L.KINDS), dtype=np.int64)
+        gains = np.empty(0, dtype=np.int64)
+        groups = np.empty(0, dtype=np.int64)
     new = keys.shape[0]
-    if S[L.MELD_N + team] == 0:
-        actions = np.empty(new, dtype=np.int64)
-        for i in range(new):
-            actions[i] = encode(L.ACTION_LAY, 0, keys[i])
-        return counts, points, np.full(new, -1, dtype=np.int64), actions
-    table, shapes, homes, before = team_melds(S, team)
-    rows, gains, groups = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
     total = new + rows.shape[0]
+    if total == 0:
+        value = 0 if must < 0 else NEG_INF
+        return value, np.empty(0, dtype=np.int64), keys, counts, shapes, cleans, points, \
+            rows, gains, groups, table
     all_counts = np.empty((total, L.KINDS), dtype=np.int64)
     all_points = np.empty(total, dtype=np.int64)
     all_groups = np.full(total, -1, dtype=np.int64)
-    actions = np.empty(total, dtype=np.int64)
-    for i in range(new):
-        all_counts[i] = counts[i]
-        all_points[i] = points[i]
-        actions[i] = encode(L.ACTION_LAY, 0, keys[i])
-    for i in range(rows.shape[0]):
-        all_counts[new + i] = rows[i]
-        all_points[new + i] = gains[i]
-        all_groups[new + i] = groups[i]
-        actions[new + i] = encode(L.ACTION_EXTEND, groups[i], meld_key(table[groups[i]] + rows[i]))
-    return all_counts, all_points, all_groups, actions
-
-
-@njit(cache=True)
-def plan_value(S, sc, vals, runb, setb, team, hand, keep, must):
-    """(points, chosen candidate indices, candidate actions) of the best lay-down."""
-    counts, points, groups, actions = _candidates(S, sc, vals, runb, setb, team, hand)
+    all_counts[:new] = counts
+    all_points[:new] = points
+    all_counts[new:] = rows
+    all_points[new:] = gains
+    all_groups[new:] = groups
     max_left = hand.copy()
     if must >= 0 and max_left[must] > 0:
         max_left[must] -= 1
-    if counts.shape[0] == 0:
-        return (0 if must < 0 else NEG_INF), np.empty(0, dtype=np.int64), actions
-    value, chosen = best(hand.copy(), counts, points, keep, groups, max_left)
-    return value, chosen, actions
+    value, chosen = best(hand.copy(), all_counts, all_points, keep, all_groups, max_left)
+    return value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table
 
 
 @njit(cache=True)
-def _contains(buffer, n, action):
-    for i in range(n):
-        if buffer[i] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, buffer, n):
-    run_bonus = trump_bonus(S, runb)
-    counts, _, _, _ = _candidates(S, sc, vals, runb, setb, team, hand)
+def _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, counts, rows, stats):
+    """The legal discard least useful to the team and to the next opponent, or -1."""
     uses = np.zeros(L.KINDS, dtype=np.int64)
     for i in range(counts.shape[0]):
         for kind in range(L.KINDS):
             if counts[i, kind] > 0:
                 uses[kind] += 1
+    for i in range(rows.shape[0]):
+        for kind in range(L.KINDS):
+            if rows[i, kind] > 0:
+                uses[kind] += 1
     feeds = np.zeros(L.KINDS, dtype=np.int64)
     opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
     if opponent != team and S[L.MELD_N + opponent] > 0:
         table, shapes, homes, before = team_melds(S, opponent)
-        rows, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
-        for i in range(rows.shape[0]):
-            if rows[i].sum() == 1:
+        found, _, _ = additions(hand, table, shapes, homes, before, sc, vals,
+                                trump_bonus(S, runb), setb)
+        for i in range(found.shape[0]):
+            if found[i].sum() == 1:
                 for kind in range(L.KINDS):
-                    if rows[i, kind] > 0:
+                    if found[i, kind] > 0:
                         feeds[kind] = 1
     chosen = -1
     best_score = NEG_INF
-    for i in range(n):
-        action = buffer[i]
-        if action >> L.TYPE_SHIFT != L.ACTION_DISCARD:
+    for kind in range(L.KINDS):
+        if hand[kind] == 0 or not discard_ok(S, R, seat, team, hand, held, kind, stats):
             continue
-        kind = action & L.KEY_MASK
         score = -1000 * uses[kind] - 500 * feeds[kind] + vals[kind]
         if score > best_score:
             best_score = score
-            chosen = action
+            chosen = kind
     return chosen
+
+
+@njit(cache=True)
+def _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, index, keys, counts, shapes,
+                cleans, points, rows, gains, groups, table, stats):
+    """The action of plan row ``index`` when it is legal now, else 0."""
+    new = keys.shape[0]
+    if index < new:
+        if new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, index,
+                       vals, stats):
+            return encode(L.ACTION_LAY, 0, keys[index])
+        return 0
+    i = index - new
+    ok, action = addition_ok(S, R, sc, vals, trump_bonus(S, runb), setb, seat, team, hand, held,
+                             table, rows[i], gains[i], groups[i], counts, points, stats)
+    return action if ok else 0
 
 
 @njit(cache=True)
 def greedy_action(S, R, sc, vals, runb, setb, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
-    n = legal_actions(S, R, sc, vals, runb, setb, buffer)
     phase = S[L.PHASE]
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
@@ -148,30 +157,38 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
         if take_pile_ok(S, R, sc, vals, runb, setb):
             if not can_draw:
                 return encode(L.ACTION_PILE, 0, 0)
-            without, _, _ = plan_value(S, sc, vals, runb, setb, team, hand, 1, -1)
+            without = _plan(S, sc, vals, runb, setb, team, hand, 1, -1)[0]
             top = S[L.PILE + S[L.PILE_N] - 1] if R[L.R_MUST_MELD] else -1
-            more = hand + pile_counts(S)
-            with_pile, _, _ = plan_value(S, sc, vals, runb, setb, team, more, 1, top)
+            with_pile = _plan(S, sc, vals, runb, setb, team, hand + pile_counts(S), 1, top)[0]
             if with_pile > without:
                 return encode(L.ACTION_PILE, 0, 0)
-        return buffer[0]
+        return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
-    value, chosen, actions = plan_value(S, sc, vals, runb, setb, team, hand, 1, must)
+    held = hand.sum()
+    stats = team_stats(S, R, team)
+    value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table = _plan(
+        S, sc, vals, runb, setb, team, hand, 1, must)
     minimum = vulnerable_minimum(S, team)
     lay = value > 0 and (minimum == 0 or S[L.TURN_POINTS] + value >= minimum
                          or S[L.TURN_POINTS] > 0)
     if lay or must >= 0:
         for i in range(chosen.shape[0]):
-            if _contains(buffer, n, actions[chosen[i]]):
-                return actions[chosen[i]]
-    if must >= 0 or (0 < S[L.TURN_POINTS] < minimum):
-        for i in range(n):                 # an obligation the plan missed: the first meld
-            kind_of_action = buffer[i] >> L.TYPE_SHIFT
-            if kind_of_action == L.ACTION_LAY or kind_of_action == L.ACTION_EXTEND:
-                return buffer[i]
-    choice = _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, buffer, n)
-    if choice >= 0:
-        return choice
+            action = _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, chosen[i],
+                                 keys, counts, shapes, cleans, points, rows, gains, groups,
+                                 table, stats)
+            if action != 0:
+                return action
+    if must < 0 and not (0 < S[L.TURN_POINTS] < minimum):
+        kind = _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, counts, rows,
+                               stats)
+        if kind >= 0:
+            return encode(L.ACTION_DISCARD, 0, kind)
+    # an obligation the plan missed, or nothing else: the first legal action
+    n = legal_actions(S, R, sc, vals, runb, setb, buffer)
+    for i in range(n):
+        kind_of_action = buffer[i] >> L.TYPE_SHIFT
+        if kind_of_action == L.ACTION_LAY or kind_of_action == L.ACTION_EXTEND:
+            return buffer[i]
     return buffer[0]
 
 
