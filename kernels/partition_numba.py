@@ -279,7 +279,8 @@ def _generate(hand, scalars, required):
                     kind = suit * RANK_COUNT + (0 if p == ACE_HIGH else p)
                     if hand[kind] == 0:
                         forced += 1
-                    else:
+                    elif not (prune and required[kind] > 0 and not (wild_twos and p == 1)):
+                        # (a required natural keeps its cell: only other cells may go wild)
                         optional[optional_count] = p
                         optional_count += 1
                 cap = _wild_cap(scalars, length)
@@ -311,6 +312,7 @@ def _generate(hand, scalars, required):
     set_wilds = scratch[190:195]
     limits = scratch[195:199]
     natural = scratch[199:203]
+    lower = scratch[203:207]
     for rank in range(RANK_COUNT):
         if not (scalars[4] >> rank) & 1 or (need_ranks and need_ranks != 1 << rank):
             continue
@@ -325,10 +327,15 @@ def _generate(hand, scalars, required):
             for suit in range(4):
                 set_wilds[set_wild_count] = suit * RANK_COUNT + 1
                 set_wild_count += 1
+        fits = True
         for suit in range(4):
             limits[suit] = hand[suit * RANK_COUNT + rank]
-            natural[suit] = 0
-        while True:
+            # the required cards of this rank are naturals of every such set
+            lower[suit] = required[suit * RANK_COUNT + rank] if prune else 0
+            natural[suit] = lower[suit]
+            if lower[suit] > limits[suit]:
+                fits = False
+        while fits:
             natural_count = natural[0] + natural[1] + natural[2] + natural[3]
             if natural_count > 0:
                 for wild_count in range(0, natural_count + 1):
@@ -349,7 +356,7 @@ def _generate(hand, scalars, required):
                 natural[digit] += 1
                 if natural[digit] <= limits[digit]:
                     break
-                natural[digit] = 0
+                natural[digit] = lower[digit]
                 digit += 1
             if digit == 4:
                 break
