@@ -77,11 +77,12 @@ def check_state(S, R, sc, vals, runb, setb, seen):
 
 
 @njit(cache=True)
-def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions):
+def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions, log):
     """Random play from ``S`` to the round's end, checking after every action.
 
-    Returns (actions played, problem code, index of the action after which it
-    appeared or -1).
+    ``log`` (int64, at least ``max_actions`` long) receives the actions. Returns
+    (actions played, problem code, index of the action after which it appeared
+    or -1).
     """
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     seen = np.zeros_like(S)
@@ -95,7 +96,9 @@ def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions):
         n = legal_actions(S, R, sc, vals, runb, setb, buffer)
         if n == 0:
             return count, 7, count
-        apply_action(S, R, sc, vals, runb, setb, buffer[rng_below(rng, n)])
+        action = buffer[rng_below(rng, n)]
+        apply_action(S, R, sc, vals, runb, setb, action)
+        log[count] = action
         count += 1
         code = check_state(S, R, sc, vals, runb, setb, seen)
         if code:

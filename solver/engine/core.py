@@ -213,6 +213,18 @@ def _deal_next(S):
 
 
 @njit(cache=True)
+def reset_turn(S):
+    """Clear what one turn remembers (pile taken, banned and owed cards, points laid)."""
+    S[L.TOOK_PILE] = 0
+    S[L.BANNED] = -1
+    S[L.MUST] = -1
+    S[L.LAST_DRAWN] = -1
+    S[L.REDRAW_OK] = 0
+    S[L.TURN_POINTS] = 0
+    S[L.TURN_LAID] = 0
+
+
+@njit(cache=True)
 def deal_round(S, R):
     """Shuffle and deal a round (RULES.md §4) with the state's own generator."""
     players = R[L.R_PLAYERS]
@@ -224,14 +236,8 @@ def deal_round(S, R):
     S[L.PHASE] = L.DRAW
     S[L.TRUMP] = -1
     S[L.TURNS] = 0
-    S[L.TOOK_PILE] = 0
-    S[L.BANNED] = -1
-    S[L.MUST] = -1
-    S[L.LAST_DRAWN] = -1
-    S[L.REDRAW_OK] = 0
+    reset_turn(S)
     S[L.REDRAW_USED] = 0
-    S[L.TURN_POINTS] = 0
-    S[L.TURN_LAID] = 0
     S[L.CLOSER] = -1
     S[L.IDLE] = 0
     S[L.SOLO] = -1
@@ -806,13 +812,7 @@ def _end_turn(S, R, sc, vals, runb, setb, seat, team):
             return
     S[L.TURNS] += 1
     S[L.CURRENT] = (seat + 1) % players
-    S[L.TOOK_PILE] = 0
-    S[L.BANNED] = -1
-    S[L.MUST] = -1
-    S[L.LAST_DRAWN] = -1
-    S[L.REDRAW_OK] = 0
-    S[L.TURN_POINTS] = 0
-    S[L.TURN_LAID] = 0
+    reset_turn(S)
     S[L.PHASE] = L.DRAW
     if S[L.STOCK_N] == 0 and not take_pile_ok(S, R, sc, vals, runb, setb):
         end_round(S, R, vals, L.NO_DRAW)
