@@ -365,3 +365,59 @@ def test_illegal_actions_are_refused_with_the_reason():
     play(state, "draw")
     with pytest.raises(IllegalMoveError, match="not in seat 0's hand"):
         state.apply_action(_all_discards(state)[parse_kind("AS")])
+
+
+def test_4_six_players_play_in_three_teams_of_partners_opposite():
+    state = Game(6, "classic").new_initial_state(2)
+    assert [state.team_of(seat) for seat in range(6)] == [0, 1, 2, 0, 1, 2]
+
+
+def test_4_barimba_first_drawer_may_throw_the_card_back_and_draw_again():
+    state = Game(4, "barimba").new_initial_state(5)
+    play(state, "draw")
+    drawn = int(state.array[L.LAST_DRAWN])
+    assert "redraw" in texts(state)
+    play(state, "redraw")
+    assert state.pile() == [drawn] and "redraw" not in texts(state)
+    assert len(state.hand(state.current_player())) == 12
+    later = Game(4, "barimba").new_initial_state(5)
+    play(later, "draw")
+    play(later, next(t for t in texts(later) if t.startswith("discard")))
+    play(later, "draw")
+    assert "redraw" not in texts(later)        # only the round's first drawer
+
+
+def test_2_greek_plays_without_sets_unless_the_option_is_on():
+    hands = {0: "KS KH KD 4C"}
+    assert "lay KS KH KD" not in texts(position(Game(4, "greek"), hands=hands))
+    assert "lay KS KH KD" in texts(position(Game(4, "greek", "sets"), hands=hands))
+
+
+@pytest.mark.parametrize("preset, goes_on", [("partnership", True), ("greek", True),
+                                             ("classic", False)])
+def test_7_an_empty_stock_ends_the_round_or_play_goes_on_from_the_pile(preset, goes_on):
+    game = Game(4, preset)
+    state = position(game, hands={0: "4H 9S KD", 1: "9H 9D 5C"}, phase="play", pile="QC")
+    # move every stock card into the packets' place: seat 2's hand holds them
+    stock = state.stock()
+    state.array[L.STOCK_N] = 0
+    for kind in stock:
+        state.array[L.HANDS + 2 * L.KINDS + kind] += 1
+    if preset == "classic":
+        state.array[L.STOCK_OUT_BY] = 0      # seat 0 took the last stock card this turn
+    play(state, "discard 9S")
+    if goes_on:
+        assert state.phase == "draw" and texts(state) == ["pile"]   # 9S fits seat 1's nines
+    else:
+        assert state.is_terminal() and state.end_reason == "stock exhausted"
+
+
+def test_7_pile_only_round_ends_when_nobody_can_draw():
+    game = Game(4, "partnership")
+    state = position(game, hands={0: "4H 9S KD", 1: "5C 7D 8S"}, phase="play", pile="")
+    stock = state.stock()
+    state.array[L.STOCK_N] = 0
+    for kind in stock:
+        state.array[L.HANDS + 2 * L.KINDS + kind] += 1
+    play(state, "discard KD")            # seat 1 cannot use KD with two naturals: no draw
+    assert state.is_terminal() and state.end_reason == "no legal draw"
