@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.encoding import JOKER, RANK_COUNT
 
 KIND_RUN = 0
 KIND_SET = 1

@@ -2,7 +2,6 @@
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from kernels import cardset, cardset_ref
 from kernels.encoding import JOKER, KIND_COUNT, kind_of
