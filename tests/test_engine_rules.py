@@ -421,3 +421,13 @@ def test_7_pile_only_round_ends_when_nobody_can_draw():
         state.array[L.HANDS + 2 * L.KINDS + kind] += 1
     play(state, "discard KD")            # seat 1 cannot use KD with two naturals: no draw
     assert state.is_terminal() and state.end_reason == "no legal draw"
+
+
+def test_7_barimba_a_wild_that_dirties_the_only_clean_biriba_cannot_leave_one_card():
+    """Found by the random rounds: the last card could no longer close (clean biriba gone)."""
+    state = position(Game(4, "barimba"), hands={0: "JK QS"},
+                     table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packet_taken=[0], phase="play")
+    assert "extend 0 +JK" not in texts(state)
+    roomy = position(Game(4, "barimba"), hands={0: "JK QS KD"},
+                     table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packet_taken=[0], phase="play")
+    assert "extend 0 +JK" in texts(roomy)    # two cards stay: no discard problem yet

@@ -357,12 +357,13 @@ def _rest_value(hand_after, keys_counts, points, vals):
 
 
 @njit(cache=True)
-def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clean_biriba,
+def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clean_change,
             is_run, is_new, catalogue_counts, catalogue_points, vals, stats):
     """May ``seat`` lay ``used`` (a new meld, or an addition to a table meld) now?
 
     ``held``: cards in ``hand``; ``grows_biriba``: the play makes a meld reach the biriba size;
-    ``clean_biriba``: and it is clean. Checks, in order: the pile's top card
+    ``clean_change``: how the team's clean biribas change (+1 a new clean biriba, -1 a clean
+    biriba that a wild makes dirty). Checks, in order: the pile's top card
     still to meld (RULES.md §5.1), the cards left (an emptied hand takes the
     packet at once, RULES.md §5.4; a last card must be discardable: closing or
     taking the packet, RULES.md §7), the vulnerability minimum (RULES.md §6,
@@ -374,8 +375,7 @@ def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clea
     biribas, clean, runs, sets = stats
     if grows_biriba:
         biribas += 1
-        if clean_biriba:
-            clean += 1
+    clean += clean_change
     if is_new:
         if is_run:
             runs += 1
@@ -499,8 +499,9 @@ def take_pile_ok(S, R, sc, vals, runb, setb):
 def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i, vals, stats):
     """May ``seat`` lay catalogue meld ``i`` of its hand (``counts``/``points``: the catalogue)?"""
     size = counts[i].sum()
-    return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i],
-                   size >= R[L.R_BIRIBA_SIZE], cleans[i] != 0, shapes[i] == KIND_RUN, True,
+    biriba = size >= R[L.R_BIRIBA_SIZE]
+    return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i], biriba,
+                   1 if biriba and cleans[i] != 0 else 0, shapes[i] == KIND_RUN, True,
                    counts, points, vals, stats)
 
 
@@ -513,11 +514,13 @@ def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, 
     added = row.sum()
     grows = info[4] < biriba and info[4] + added >= biriba
     merged = table[m] + row
-    clean = False
-    if grows:
+    change = 0
+    if info[4] + added >= biriba:
+        # a biriba's cleanness may change: a wild added, or an own-suit 2 falling into place
         _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
-        clean = merged_clean != 0
-    if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, clean,
+        before = 1 if info[4] >= biriba and info[2] != 0 else 0
+        change = (1 if merged_clean != 0 else 0) - before
+    if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, change,
                info[0] == KIND_RUN, False, counts, points, vals, stats):
         return True, encode(L.ACTION_EXTEND, m, meld_key(merged))
     return False, 0
