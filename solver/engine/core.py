@@ -515,8 +515,9 @@ def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, 
     grows = info[4] < biriba and info[4] + added >= biriba
     merged = table[m] + row
     change = 0
-    if info[4] + added >= biriba:
+    if info[4] + added >= biriba and held - added == 1:
         # a biriba's cleanness may change: a wild added, or an own-suit 2 falling into place
+        # (it matters only for closing, which play_ok weighs when one card is left)
         _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
         before = 1 if info[4] >= biriba and info[2] != 0 else 0
         change = (1 if merged_clean != 0 else 0) - before
