@@ -108,9 +108,8 @@ def _progress_bar(done, total):
 
 
 def _members(game: Game, entity: int) -> str:
-    if game.players == 3:
-        return f"seat {entity}"
-    return "seats " + "+".join(str(s) for s in range(game.players) if s % game.teams == entity)
+    seats = [s for s in range(game.players) if game.new_initial_state().entity_of(s) == entity]
+    return ("seat " if len(seats) == 1 else "seats ") + "+".join(map(str, seats))
 
 
 def cmd_simulate(args) -> int:

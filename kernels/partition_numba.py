@@ -237,7 +237,7 @@ def _generate(hand, scalars, required):
     rows = np.empty((32, KIND_COUNT), dtype=np.int64)
     info = np.empty((32, 3), dtype=np.int64)
     used = 0
-    prune = need_naturals > 0
+    prune = False
     for kind in range(KIND_COUNT):
         if required[kind] > 0:
             prune = True

@@ -1,4 +1,5 @@
-"""Checks that hold after every action: the tests run them on thousands of random rounds."""
+"""Test-side views of the engine's invariants: where every card lies, and an independent
+recount of a round's scores (RULES.md §7)."""
 
 from __future__ import annotations
 
@@ -26,34 +27,19 @@ def card_locations(state) -> np.ndarray:
 
 
 def check(state) -> None:
-    """Raise AssertionError naming the first broken invariant."""
+    """Raise AssertionError naming the first broken invariant.
+
+    The invariants themselves are :func:`solver.engine.checks.check_state` (one
+    definition, also run after every action of the random rounds); a finished
+    round's scores are also compared with :func:`recount`, written apart from the
+    engine's scoring on purpose.
+    """
+    from solver.engine.checks import PROBLEMS, check_state
+
     array = state.array
-    engine = state.game.engine
-    rules = engine.array
-    decks = int(rules[L.R_DECKS])
-    full = np.full(L.KINDS, decks, dtype=np.int64)
-    full[L.JOKER] = rules[L.R_JOKERS]
-    where = card_locations(state)
-    assert (where == full).all(), f"cards not accounted for: {np.nonzero(where != full)[0]}"
-    assert int(full.sum()) in (108, 162)
-    hands = array[L.HANDS:L.HANDS + L.MAX_PLAYERS * L.KINDS]
-    assert (hands >= 0).all(), "a negative count in a hand"
-    known = array[L.KNOWN:L.KNOWN + L.MAX_PLAYERS * L.KINDS]
-    assert (known >= 0).all() and (known <= hands).all(), "known cards not in the hand"
-    assert 0 <= array[L.STOCK_N] <= L.MAX_CARDS and 0 <= array[L.PILE_N] <= L.MAX_CARDS
-    trump = int(array[L.TRUMP])
-    run_bonus = engine.run_bonus[trump if trump >= 0 else 4]
-    for team in range(L.MAX_TEAMS):
-        count = int(array[L.MELD_N + team])
-        assert 0 <= count <= L.MAX_MELDS
-        for m in range(count):
-            meld = core.meld_of(array, team, m)
-            shape, home, clean, points = core.identify(meld.copy(), engine.scalars, engine.values,
-                                                       run_bonus, engine.set_bonus)
-            assert shape >= 0, f"team {team} meld {m} is not a legal meld: {meld.tolist()}"
-            info = core.info_of(array, team, m)
-            assert info[4] == meld.sum()
-            assert info[3] == points, f"team {team} meld {m}: points {info[3]} != {points}"
+    code = check_state(array, *state._args(), np.zeros_like(array))
+    assert code == 0, PROBLEMS[code]
+    assert int(card_locations(state).sum()) in (108, 162)
     if int(array[L.PHASE]) in (L.ROUND_OVER, L.MATCH_OVER) and not array[L.MATCH_MODE]:
         assert recount(state) == state.round_scores()[:state.game.teams]
 

@@ -14,6 +14,7 @@ import numpy as np
 from solver.engine import core
 from solver.engine import layout as L
 from solver.engine import policies
+from solver.errors import BiribaError
 
 
 class Player(Protocol):
@@ -54,8 +55,6 @@ POLICY_CODES = {"random": policies.RANDOM, "greedy": policies.GREEDY}
 
 
 def make_player(name: str, seed: int = 0):
-    from solver.errors import BiribaError
-
     if name not in PLAYERS:
         raise BiribaError(f"unknown player {name!r} (known: {', '.join(PLAYERS)})")
     return PLAYERS[name](seed)

@@ -75,18 +75,15 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
     array[L.PILE:L.PILE + len(pile_kinds)] = pile_kinds
     stock_kinds = _kinds(stock)
     take(stock_kinds, "stock")
-    for team in packet_taken:
-        array[L.PACKET_TAKEN + team] = 1
     packet_count = int(array[L.PACKET_N])
     array[L.PACKETS:L.PACKETS + L.MAX_PACKETS * L.KINDS] = 0
     array[L.PACKET_USED:L.PACKET_USED + L.MAX_PACKETS] = 0
-    used = set()
-    for team in packet_taken:
-        packet = team if game.players != 3 else len(used)
-        used.add(packet)
+    for team in packet_taken:       # the packet the engine would have given the team
+        packet = core.packet_for(array, engine.array, team)
+        array[L.PACKET_USED + packet] = 1
+        array[L.PACKET_TAKEN + team] = 1
     for packet in range(packet_count):
-        if packet in used:
-            array[L.PACKET_USED + packet] = 1
+        if array[L.PACKET_USED + packet]:
             continue
         if packets is not None:
             counts = take(packets[packet], f"packet {packet}")
