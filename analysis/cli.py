@@ -133,11 +133,15 @@ def _cmd_best(args):
     print(f"best lay-down under {rules.name!r}"
           + (f" (trump {args.trump.upper()})" if trump is not None else "")
           + f" for {goal}, keeping at least {args.keep} card(s): {result.points} points"
-          + ("" if result.optimal else " (not proven optimal: time limit)"))
+          + ("" if result.optimal else
+             " (not proven optimal: " + ("time limit" if result.solver == "cpsat"
+                                         else "the kernel's search budget") + ")"))
     if instance.minimum:
         print(f"  vulnerable: a first lay-down must be worth at least {instance.minimum}")
     if not result.feasible and not result.optimal:
-        print("  CP-SAT found no lay-down within the time limit (raise --time-limit)")
+        print("  CP-SAT found no lay-down within the time limit (raise --time-limit)"
+              if result.solver == "cpsat" else
+              "  the kernel found no lay-down within its search budget (try --solver cpsat)")
         return 0
     if not result.feasible:
         print("  no lay-down meets the constraints"

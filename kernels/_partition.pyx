@@ -38,6 +38,7 @@ card), the wild-index odometer from the number of cards in the hand.
 
 import numpy as np
 
+from kernels.params import STATE_BUDGET
 from kernels.params import decision_order as _decision_order
 
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
@@ -802,6 +803,8 @@ cdef struct Ctx:
     int64_t overflow
     Memo memo
     uint64_t anchors           # bit p: some group with a slot is anchored at position p
+    int64_t budget             # most memo entries (best only); past it the search stops
+    bint exhausted             # the budget stopped the search: the best may be higher
 
 
 cdef class _Workspace:
@@ -1302,6 +1305,9 @@ cdef int64_t _best_rec(Ctx* c, int64_t start,
         return 0 if kept >= c.keep else C_NEG_INF
     key = c.state * (c.keep + 1) + kept
     if not _memo_find(&c.memo, key, 0, &best):
+        if c.memo.size >= c.budget:
+            c.exhausted = True  # over budget: this sub-problem is not searched
+            return C_NEG_INF
         best = _kind_frame(c, position, position, kept, False)
         _memo_put(&c.memo, key, 0, best)
     return best
@@ -1339,6 +1345,9 @@ cdef int64_t _best_step(Ctx* c, int64_t step,
     key = c.state * (c.keep + 1) + kept
     if _memo_find(&c.memo, key, <uint64_t>step, &best):
         return best
+    if c.memo.size >= c.budget:
+        c.exhausted = True  # over budget: this sub-problem is not searched
+        return C_NEG_INF
     position = c.step_pos[step]
     if step == c.kstep[position]:
         best = _kind_frame(c, step, position, kept, True)
@@ -1448,11 +1457,15 @@ cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept, bint stepped,
         step += 1
 
 
-def best(hand, meld_counts, points, keep, groups=None, max_left=None):
-    """(best points, chosen meld indices sorted); NEG_INF and none when nothing is feasible.
+def best(hand, meld_counts, points, keep, groups=None, max_left=None, budget=STATE_BUDGET):
+    """(best points, chosen meld indices sorted, exact); NEG_INF and none when nothing is
+    feasible.
 
     ``groups`` (int64[M], -1 none, else 0..62): at most one meld per group; ``max_left``
-    (int64[53]): at most that many copies of each kind stay in hand. Both optional.
+    (int64[53]): at most that many copies of each kind stay in hand. Both optional. At
+    most ``budget`` sub-problems are memoised; past that a sub-problem not yet solved
+    counts as infeasible, so the lay-down is legal but may fall short of the best, and
+    ``exact`` is False.
     """
     cdef Py_buffer hand_view
     cdef Py_buffer meld_view
@@ -1521,6 +1534,8 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
                             workspace.fill(&ctx)
                             ctx.keep = keep_c
                             ctx.limit = limit_data
+                            ctx.budget = budget
+                            ctx.exhausted = False
                             # some group has a meld that fits: the steps
                             stepped = workspace.anchors != 0
                             # kinds in no meld stay in hand
@@ -1542,7 +1557,7 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
                                         matched = _reconstruct(&ctx, target, kept, stepped,
                                                                &picked)
                             if target == C_NEG_INF:
-                                return NEG_INF, np.empty(0, dtype=np.int64)
+                                return NEG_INF, np.empty(0, dtype=np.int64), not ctx.exhausted
                             if not matched:  # the memo guarantees a match
                                 raise RuntimeError("best lay-down reconstruction failed")
                             for i in range(picked.size()):
@@ -1566,4 +1581,4 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None):
     cdef int64_t[::1] out_view = out
     for i in range(picked.size()):
         out_view[i] = picked[i]
-    return target, out
+    return target, out, not ctx.exhausted

@@ -20,6 +20,10 @@ TWO_KINDS = tuple(suit * RANK_COUNT + 1 for suit in range(4))
 MAX_SET_SIZE = 48          # longest set the bonus table covers (3 decks + 6 jokers fit)
 NEG_INF = -(1 << 60)       # "no lay-down leaves enough cards"
 NO_LIMIT = 99
+# Most memo entries of one compiled first-card best() call: its worst case is exponential
+# (docs/partition-design.md), so past this it stops and says its answer is not exact.
+# About 0.5-2 s and 100-300 MB at the limit.
+STATE_BUDGET = 1 << 19
 
 
 class RuleParams(NamedTuple):

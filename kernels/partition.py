@@ -17,7 +17,7 @@ import numpy as np
 
 from kernels import partition_ref
 from kernels.encoding import KIND_COUNT
-from kernels.params import RuleParams
+from kernels.params import STATE_BUDGET, RuleParams
 
 BACKENDS = ("python", "numba", "cython")
 MAX_GROUP = 62  # groups are bits of an int64 mask
@@ -158,18 +158,32 @@ def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int
     return int(total)
 
 
+class Best(NamedTuple):
+    """A best lay-down: its points (``NEG_INF``: none), catalogue indices, and whether it
+    is proven best (False when the compiled search stopped at its budget)."""
+
+    points: int
+    indices: list
+    exact: bool
+
+
 def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = None,
-         groups=None, max_left=None):
-    """``(points, meld indices)`` of a best lay-down leaving at least ``keep`` cards.
+         groups=None, max_left=None, budget: int = STATE_BUDGET) -> Best:
+    """A best lay-down leaving at least ``keep`` cards (:class:`Best`).
 
     ``groups`` (int per meld, -1 none, else 0..62: at most one meld per group)
     and ``max_left`` (53 ints: most copies of each kind left in hand) are the
     optimizer's constraints (see :func:`kernels.partition_ref.best_laydown`).
-    ``points`` is ``NEG_INF`` when nothing satisfies them.
+    ``points`` is ``NEG_INF`` when nothing satisfies them. The compiled
+    backends memoise at most ``budget`` sub-problems (bounded time and memory);
+    past it the lay-down is legal but ``exact`` is False. The python backend
+    is the reference and always exact.
     """
     name = resolve_backend(backend)
     if keep < 0:
         raise ValueError(f"keep must be 0 or more, got {keep!r}")
+    if budget < 1:
+        raise ValueError(f"budget must be 1 or more, got {budget!r}")
     size = len(table.keys)
     groups = (np.full(size, -1, dtype=np.int64) if groups is None
               else np.ascontiguousarray(groups, dtype=np.int64))
@@ -187,9 +201,12 @@ def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = No
     if max_left.shape != (KIND_COUNT,) or (max_left < 0).any():
         raise ValueError("max_left must be 53 counts of 0 or more")
     if name == "python":
-        return partition_ref.best_laydown(hand, table.rows(), keep, list(groups), list(max_left))
-    points, indices = _module(name).best(hand, table.counts, table.points, keep, groups, max_left)
-    return int(points), [int(i) for i in indices]
+        points, indices = partition_ref.best_laydown(hand, table.rows(), keep, list(groups),
+                                                     list(max_left))
+        return Best(points, indices, True)
+    points, indices, exact = _module(name).best(hand, table.counts, table.points, keep, groups,
+                                                max_left, int(budget))
+    return Best(int(points), [int(i) for i in indices], bool(exact))
 
 
 def iterate(hand: np.ndarray, table: Catalogue):

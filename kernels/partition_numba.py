@@ -24,6 +24,8 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.params import STATE_BUDGET
+
 KIND_COUNT = 53
 JOKER = 52
 RANK_COUNT = 13
@@ -702,7 +704,8 @@ def _memo_new(bits):
     typed Dict costs more per call and loses more to cold caches on small hands.
     """
     size = 1 << bits
-    return np.full((size, 3), -1, dtype=np.int64), np.array([0, size - 1], dtype=np.int64)
+    return (np.full((size, 3), -1, dtype=np.int64),
+            np.array([0, size - 1, INT64_MAX, 0], dtype=np.int64))
 
 
 @njit(cache=True)
@@ -864,6 +867,9 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
                 slot = _memo_slot(memo, memo_meta[1], key, 0)
                 if memo[slot, 0] == key:
                     value = memo[slot, 2]
+                elif memo_meta[0] >= memo_meta[2]:
+                    value = NEG_INF  # over budget: this sub-problem is not searched
+                    memo_meta[3] = 1
                 else:
                     top += 1
                     pushed = True
@@ -1201,6 +1207,9 @@ def _packed_solve(state, kept, keep, mode, kinds, slots, owner, guards, memo, me
                 slot = _memo_slot(memo, meta[1], state, kept)
                 if memo[slot, 0] == state:
                     value = memo[slot, 2]
+                elif meta[0] >= meta[2]:
+                    value = NEG_INF  # over budget: this sub-problem is not searched
+                    meta[3] = 1
                 else:
                     top += 1
                     pushed = True
@@ -1327,20 +1336,21 @@ def _packed_grow(memo, meta):
 def _packed_memo(cards):
     """A memo sized from the hand: small hands meet few states."""
     bits = 6 if cards <= 12 else (7 if cards <= 16 else MEMO_BITS + (2 if cards > 24 else 0))
-    return np.full((1 << bits, 3), -1, dtype=np.int64), np.array([0, (1 << bits) - 1],
-                                                                dtype=np.int64)
+    return (np.full((1 << bits, 3), -1, dtype=np.int64),
+            np.array([0, (1 << bits) - 1, INT64_MAX, 0], dtype=np.int64))
 
 
 @njit(cache=True)
-def _packed_best(state, keep, kinds, slots, owner, guards, cards):
-    """best() on the packed tables: (points, sorted catalogue indices)."""
+def _packed_best(state, keep, kinds, slots, owner, guards, cards, budget):
+    """best() on the packed tables: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards)
+    meta[2] = budget
     overflow = np.zeros(1, dtype=np.int64)
     target, memo = _packed_solve(state, 0, keep, MODE_BEST, kinds, slots, owner, guards,
                                  memo, meta, overflow)
     picked = np.empty(cards + 1, dtype=np.int64)
     if target == NEG_INF:
-        return target, picked[:0]
+        return target, picked[:0], meta[3] == 0
     result = target
     picked_count = 0
     kept = 0
@@ -1380,7 +1390,7 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards):
         for j in range(depth):
             picked[picked_count] = slots[PS_MELD, stack[j]]
             picked_count += 1
-    return result, np.sort(picked[:picked_count])
+    return result, np.sort(picked[:picked_count]), meta[3] == 0
 
 
 # --- the step programme: groups (partition_ref._Problem.steps) ---------------------
@@ -1553,6 +1563,9 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
                 slot = _memo_slot(memo, meta[1], state, key2)
                 if memo[slot, 0] == state:
                     value = memo[slot, 2]
+                elif meta[0] >= meta[2]:
+                    value = NEG_INF  # over budget: this sub-problem is not searched
+                    meta[3] = 1
                 else:
                     top += 1
                     pushed = True
@@ -1646,14 +1659,15 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
 
 
 @njit(cache=True)
-def _steps_packed_best(state, keep, table, melds, kinds, guards, cards):
-    """best() with groups on the packed state: (points, sorted catalogue indices)."""
+def _steps_packed_best(state, keep, table, melds, kinds, guards, cards, budget):
+    """best() with groups on the packed state: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards)
+    meta[2] = budget
     target, memo = _steps_packed_solve(state, 0, 0, keep, table, melds, kinds, guards,
                                        memo, meta)
     picked = np.empty(cards + 1, dtype=np.int64)
     if target == NEG_INF:
-        return target, picked[:0]
+        return target, picked[:0], meta[3] == 0
     result = target
     picked_count = 0
     kept = 0
@@ -1711,7 +1725,7 @@ def _steps_packed_best(state, keep, table, melds, kinds, guards, cards):
             picked[picked_count] = melds[PS_MELD, stack[j]]
             picked_count += 1
         step += 1
-    return result, np.sort(picked[:picked_count])
+    return result, np.sort(picked[:picked_count]), meta[3] == 0
 
 
 @njit(cache=True)
@@ -1779,6 +1793,9 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
                 slot = _memo_slot(memo, memo_meta[1], key, step)
                 if memo[slot, 0] == key:
                     value = memo[slot, 2]
+                elif memo_meta[0] >= memo_meta[2]:
+                    value = NEG_INF  # over budget: this sub-problem is not searched
+                    memo_meta[3] = 1
                 else:
                     top += 1
                     pushed = True
@@ -1895,14 +1912,15 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
 
 
 @njit(cache=True)
-def _steps_best(hand, meld_counts, points, keep, groups, max_left):
+def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
     """best() with groups: the step programme, packed when the hand fits one int64."""
     table, step_melds = _steps(hand, meld_counts, groups, max_left)
     kinds, melds, guards, state = _steps_packed(hand, meld_counts, points, max_left, table,
                                                 step_melds)
     if kinds.shape[1] > 0:
-        return _steps_packed_best(state, keep, table, melds, kinds, guards, hand.sum())
+        return _steps_packed_best(state, keep, table, melds, kinds, guards, hand.sum(), budget)
     memo, memo_meta = _memo_new(MEMO_BITS)
+    memo_meta[2] = budget
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds_of, mults, layers, jokers, _, _, _, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
@@ -1911,7 +1929,7 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left):
                                 step_melds, shares, meld_shares, memo, memo_meta)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
-        return target, picked[:0]
+        return target, picked[:0], memo_meta[3] == 0
     hand_layers = _hand_layers(remaining)
     result = target
     picked_count = 0
@@ -1974,7 +1992,7 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left):
             picked[picked_count] = step_melds[stack[j]]
             picked_count += 1
         step += 1
-    return result, np.sort(picked[:picked_count])
+    return result, np.sort(picked[:picked_count]), memo_meta[3] == 0
 
 
 
@@ -2003,8 +2021,12 @@ def count(hand, meld_counts):
 
 
 @njit(cache=True)
-def best(hand, meld_counts, points, keep, groups, max_left):
-    """(best points, chosen meld indices sorted); NEG_INF and none when nothing is feasible.
+def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET):
+    """(best points, chosen meld indices sorted, exact); NEG_INF and none when nothing is feasible.
+
+    At most ``budget`` sub-problems are memoised; past that a sub-problem not
+    yet solved counts as infeasible, so the answer is a legal lay-down that may
+    fall short of the best, and ``exact`` is False.
 
     ``groups`` (int64[M], -1 or a group 0..62: at most one meld per group) and
     ``max_left`` (int64[53]: most copies of each kind left in hand) are the
@@ -2016,11 +2038,12 @@ def best(hand, meld_counts, points, keep, groups, max_left):
     """
     for m in range(groups.shape[0]):
         if groups[m] >= 0:
-            return _steps_best(hand, meld_counts, points, keep, groups, max_left)
+            return _steps_best(hand, meld_counts, points, keep, groups, max_left, budget)
     kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, max_left, MODE_BEST)
     if kinds.shape[1] > 0:
-        return _packed_best(state, keep, kinds, slots, owner, guards, hand.sum())
+        return _packed_best(state, keep, kinds, slots, owner, guards, hand.sum(), budget)
     memo, memo_meta = _memo_new(MEMO_BITS)
+    memo_meta[2] = budget
     overflow = np.zeros(1, dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds, mults, layers, jokers, _, first_start, by_first, _) = prepared
@@ -2031,7 +2054,7 @@ def best(hand, meld_counts, points, keep, groups, max_left):
         memo, memo_meta, overflow)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
-        return target, picked[:0]
+        return target, picked[:0], memo_meta[3] == 0
     hand_layers = _hand_layers(remaining)
     picked_count = 0
     result = target
@@ -2079,4 +2102,4 @@ def best(hand, meld_counts, points, keep, groups, max_left):
             picked_count += 1
         start = position + 1
     out = np.sort(picked[:picked_count])
-    return result, out
+    return result, out, memo_meta[3] == 0

@@ -154,7 +154,9 @@ def optimize_laydown(instance: Instance, config: Config = Config()) -> LayDown:
         solver = "cpsat"  # the kernel maximises one sum; a minimum on another is CP-SAT's job
     if solver == "kernel":
         chosen, optimal = _solve_kernel(instance, candidates, weights, config.backend)
-    else:
+        if not optimal and config.solver == "auto":
+            solver = "cpsat"  # the kernel stopped at its budget: CP-SAT proves the optimum
+    if solver == "cpsat":
         from solver.cpsat import LayDownModel  # OR-Tools loads only when CP-SAT runs (~0.2 s)
 
         chosen, optimal = LayDownModel(instance, candidates, weights, config).solve()
@@ -172,17 +174,17 @@ def _solve_kernel(instance: Instance, candidates: Candidates, weights, backend):
     hand = np.array(instance.hand.counts, dtype=np.int64)
     max_left = hand - np.array(instance.must_use.counts, dtype=np.int64)
     table = candidates.table._replace(points=np.ascontiguousarray(weights, dtype=np.int64))
-    value, indices = partition.best(hand, table, instance.keep, backend, candidates.groups,
-                                    max_left)
+    value, indices, exact = partition.best(hand, table, instance.keep, backend,
+                                           candidates.groups, max_left)
     if value == NEG_INF:
-        return None, True
+        return None, exact
     minimum = instance.minimum
     if minimum and indices and int(candidates.points[indices].sum()) < minimum:
         # The best lay-down is below the minimum, so every lay-down is: lay nothing.
         if instance.must_use:
-            return None, True
-        return [], True
-    return list(indices), True
+            return None, exact
+        return [], exact
+    return list(indices), exact
 
 
 def _result(instance, candidates, chosen, optimal, solver, config, seconds) -> LayDown:

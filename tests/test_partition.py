@@ -304,6 +304,6 @@ def test_pending_group_decided_at_a_kind_no_meld_holds():
                                 zeros, np.array([10, 1, 5, 5], dtype=np.int64))
     groups = [-1, 0, 0, -1]
     expected = partition.best(hand, table, 0, "python", groups, hand)
-    assert expected == (15, [0, 3])
+    assert expected[:2] == (15, [0, 3])
     for backend in FAST_BACKENDS:
         assert partition.best(hand, table, 0, backend, groups, hand) == expected, backend

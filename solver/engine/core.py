@@ -326,9 +326,15 @@ def new_game(S, R, seed, dealer, match_mode):
 # --- legality -----------------------------------------------------------------------------
 
 
+# Memo entries of the lay-down search behind one legality check. Past it the search
+# answers with the best lay-down it found, a lower bound: a vulnerable team's meld
+# whose minimum it cannot show reachable is refused (README, "Engine decisions").
+RULE_BUDGET = 1 << 17
+
+
 @njit(cache=True)
 def _rest_value(hand_after, keys_counts, points, vals):
-    """Best lay-down points of a hand from the catalogue rows inside it (keep 0)."""
+    """Best lay-down points of a hand from the catalogue rows inside it (keep 0, bounded)."""
     n = keys_counts.shape[0]
     inside = np.zeros(n, dtype=np.bool_)
     count = 0
@@ -352,7 +358,8 @@ def _rest_value(hand_after, keys_counts, points, vals):
             row_points[j] = points[i]
             j += 1
     groups = np.full(count, -1, dtype=np.int64)
-    value, _ = best(hand_after.copy(), rows, row_points, 0, groups, hand_after.copy())
+    value, _, _ = best(hand_after.copy(), rows, row_points, 0, groups, hand_after.copy(),
+                       RULE_BUDGET)
     return max(value, 0)
 
 

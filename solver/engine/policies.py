@@ -44,6 +44,9 @@ from solver.engine.core import (
 RANDOM = 0
 GREEDY = 1
 NEG_INF = -(1 << 60)
+# Memo entries of one lay-down plan: a plan for a huge hand (a large pile taken, many
+# table melds) is the best lay-down found within it, not always the best there is.
+PLAN_BUDGET = 1 << 17
 
 
 @njit(cache=True)
@@ -81,7 +84,8 @@ def _plan(S, sc, vals, runb, setb, team, hand, keep, must):
     max_left = hand.copy()
     if must >= 0 and max_left[must] > 0:
         max_left[must] -= 1
-    value, chosen = best(hand.copy(), all_counts, all_points, keep, all_groups, max_left)
+    value, chosen, _ = best(hand.copy(), all_counts, all_points, keep, all_groups, max_left,
+                            PLAN_BUDGET)
     return value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table
 
 

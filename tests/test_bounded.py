@@ -1,0 +1,121 @@
+"""Bounded time for the compiled lay-down search: the budget, the big instances, the big pile.
+
+The first-card programme is exponential in the worst case (docs/partition-design.md);
+its compiled backends memoise at most a budget of sub-problems and then say their
+answer is not proven best. RULES.md §2 (melds, extending), §5.1 (taking the pile).
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+from kernels import partition
+from kernels.params import NEG_INF
+from solver.cards import Hand
+from solver.engine.api import Game
+from solver.engine.players import GreedyPlayer
+from solver.engine.positions import position
+from solver.extensions import build_candidates
+from solver.instances import random_instance
+from solver.melds import analyze_meld
+from solver.optimizer import Config, Instance, optimize_laydown
+from tests.test_cli import run
+
+COMPILED = ("numba", "cython")
+TEAM_MELDS = ["5H 6H 7H", "9C 10C JC", "QD QS QH", "3S 4S 5S", "8D 9D 10D"]
+
+
+def _legal(instance, result):
+    """The lay-down is legal, inside the hand, and its points add up."""
+    used = np.zeros(53, dtype=np.int64)
+    total = 0
+    for meld in result.melds:
+        total += analyze_meld(meld.cards, instance.rules, instance.trump).points
+        used += np.array(meld.cards.counts)
+    for extension in result.extensions:
+        used += np.array(extension.cards.counts)
+        total += extension.points
+        analyze_meld(extension.meld, instance.rules, instance.trump)  # raises if illegal
+    assert (used <= np.array(instance.hand.counts)).all()
+    assert total == result.points
+
+
+@pytest.mark.parametrize("backend", COMPILED)
+def test_a_small_budget_gives_a_legal_lay_down_marked_not_exact(backend):
+    instance = random_instance(3, 30, 8, "classic")
+    candidates = build_candidates(instance)
+    hand = np.array(instance.hand.counts, dtype=np.int64)
+    exact = partition.best(hand, candidates.table, 1, backend, candidates.groups)
+    short = partition.best(hand, candidates.table, 1, backend, candidates.groups, budget=50)
+    assert exact.exact and not short.exact
+    assert NEG_INF < short.points <= exact.points
+    rows = candidates.counts[short.indices]
+    assert (rows.sum(axis=0) <= hand).all()
+    assert len(set(candidates.groups[short.indices][candidates.groups[short.indices] >= 0]
+                   .tolist())) == int((candidates.groups[short.indices] >= 0).sum())
+    assert sum(int(candidates.points[i]) for i in short.indices) == short.points
+
+
+def test_the_budget_must_be_positive():
+    instance = random_instance(1, 11, 0, "classic")
+    candidates = build_candidates(instance)
+    with pytest.raises(ValueError, match="budget"):
+        partition.best(np.array(instance.hand.counts), candidates.table, 1, "numba", budget=0)
+
+
+@pytest.mark.parametrize("seed", [515000, 515001])
+def test_the_instances_that_exhausted_memory_answer_in_bounded_time(seed):
+    """45 cards + 10 table melds: the kernel path stops at its budget with a legal lay-down
+    (it once grew to 8.4 GB and aborted); auto hands it on and equals CP-SAT."""
+    instance = random_instance(seed, 45, 10, "classic")
+    cpsat = optimize_laydown(instance, Config(solver="cpsat"))
+    assert cpsat.optimal
+    for backend in COMPILED:
+        kernel = optimize_laydown(instance, Config(solver="kernel", backend=backend))
+        _legal(instance, kernel)
+        assert kernel.points <= cpsat.points
+        if kernel.points < cpsat.points:
+            assert not kernel.optimal
+    auto = optimize_laydown(instance, Config())
+    assert auto.optimal and auto.points == cpsat.points
+
+
+def _big_pile_position(seed):
+    """The issue's position: seat 0 draws with 14 cards, a 30-card pile, five team melds."""
+    rng = random.Random(seed)
+    pack = [kind for kind in range(52) for _ in range(2)] + [52] * 4
+    for meld in TEAM_MELDS:
+        for kind in Hand.parse(meld).kinds():
+            pack.remove(kind)
+    rng.shuffle(pack)
+    hand, pile = Hand.from_kinds(pack[:14]), Hand.from_kinds(pack[14:44])
+    state = position(Game(4), hands={0: str(hand)}, table={0: TEAM_MELDS}, pile=str(pile),
+                     phase="draw", opened=(0,), seed=seed)
+    return state, hand, pile
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_greedy_pickup_with_a_big_pile_answers_as_cp_sat_plans(seed):
+    """§5.1: the greedy player takes the pile when hand + pile lays down more than the hand;
+    with 44 cards and five table melds it answers (it once ran for 20 minutes), and its
+    choice is the one CP-SAT's optimum of each plan makes."""
+    state, hand, pile = _big_pile_position(seed)
+    action = GreedyPlayer().choose(state)
+    taken = state.action_to_string(action)
+    values = []
+    for cards in (hand, hand + pile):
+        instance = Instance.build(cards, table=TEAM_MELDS, trump=None, opened=True)
+        values.append(optimize_laydown(instance, Config(solver="cpsat")).points)
+    assert taken == ("pile" if values[1] > values[0] else "draw")
+
+
+def test_cli_kernel_on_a_huge_instance_says_it_is_not_proven(capsys):
+    instance = random_instance(515000, 45, 10, "classic")
+    argv = ["best", str(instance.hand), "--solver", "kernel", "--opened",
+            "--trump", "SHDC"[instance.trump]]
+    for meld in instance.table:
+        argv += ["--table", str(meld)]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "not proven optimal: the kernel's search budget" in out
