@@ -51,3 +51,15 @@ def test_plain_python_round(benchmark):
     benchmark.group = "engine: plain Python"
     benchmark.pedantic(subprocess.run, args=([sys.executable, "-W", "ignore", "-c", code],),
                        kwargs={"env": env, "check": True}, rounds=1, iterations=1)
+
+
+def test_greedy_pickup_with_a_big_pile(benchmark):
+    """The greedy player's pickup decision with 14 cards, a 30-card pile and five team melds
+    (bounded by its plan budget; it once took 20 minutes)."""
+    from solver.instances import pile_position
+
+    state = pile_position(0)[0]
+    player = GreedyPlayer()
+    player.choose(state)
+    benchmark.group = "engine: greedy pickup, big pile"
+    assert state.action_to_string(benchmark(player.choose, state)) == "pile"

@@ -53,6 +53,32 @@ def _random_meld(rng, rules):
     return kinds
 
 
+PILE_TEAM_MELDS = ("5H 6H 7H", "9C 10C JC", "QD QS QH", "3S 4S 5S", "8D 9D 10D")
+
+
+def pile_position(seed: int):
+    """A 4-player classic draw with a big pile: ``(state, hand, pile)``.
+
+    Seat 0 holds 14 cards and its team has five melds on the table
+    (``PILE_TEAM_MELDS``); the discard pile holds 30 cards. The hand and the pile are
+    dealt from the rest of the decks with ``seed``. (The rank-sweep issue's position:
+    the greedy player's pickup decision once took 20 minutes there.)
+    """
+    from solver.engine.api import Game
+    from solver.engine.positions import position
+
+    rng = random.Random(seed)
+    pack = [kind for kind in range(JOKER) for _ in range(2)] + [JOKER] * 4
+    for meld in PILE_TEAM_MELDS:
+        for kind in Hand.parse(meld).kinds():
+            pack.remove(kind)
+    rng.shuffle(pack)
+    hand, pile = Hand.from_kinds(pack[:14]), Hand.from_kinds(pack[14:44])
+    state = position(Game(4), hands={0: str(hand)}, table={0: list(PILE_TEAM_MELDS)},
+                     pile=str(pile), phase="draw", opened=(0,), seed=seed)
+    return state, hand, pile
+
+
 def random_instance(seed: int, hand_size: int = 11, table_melds: int = 0, rules="classic",
                     players: int = 4, **options) -> Instance:
     """A hand of ``hand_size`` cards and ``table_melds`` legal melds, dealt from one shuffled pack.

@@ -5,25 +5,19 @@ its compiled backends memoise at most a budget of sub-problems and then say thei
 answer is not proven best. RULES.md §2 (melds, extending), §5.1 (taking the pile).
 """
 
-import random
-
 import numpy as np
 import pytest
 
 from kernels import partition
 from kernels.params import NEG_INF
-from solver.cards import Hand
-from solver.engine.api import Game
 from solver.engine.players import GreedyPlayer
-from solver.engine.positions import position
 from solver.extensions import build_candidates
-from solver.instances import random_instance
+from solver.instances import PILE_TEAM_MELDS, pile_position, random_instance
 from solver.melds import analyze_meld
 from solver.optimizer import Config, Instance, optimize_laydown
 from tests.test_cli import run
 
 COMPILED = ("numba", "cython")
-TEAM_MELDS = ["5H 6H 7H", "9C 10C JC", "QD QS QH", "3S 4S 5S", "8D 9D 10D"]
 
 
 def _legal(instance, result):
@@ -81,31 +75,17 @@ def test_the_instances_that_exhausted_memory_answer_in_bounded_time(seed):
     assert auto.optimal and auto.points == cpsat.points
 
 
-def _big_pile_position(seed):
-    """The issue's position: seat 0 draws with 14 cards, a 30-card pile, five team melds."""
-    rng = random.Random(seed)
-    pack = [kind for kind in range(52) for _ in range(2)] + [52] * 4
-    for meld in TEAM_MELDS:
-        for kind in Hand.parse(meld).kinds():
-            pack.remove(kind)
-    rng.shuffle(pack)
-    hand, pile = Hand.from_kinds(pack[:14]), Hand.from_kinds(pack[14:44])
-    state = position(Game(4), hands={0: str(hand)}, table={0: TEAM_MELDS}, pile=str(pile),
-                     phase="draw", opened=(0,), seed=seed)
-    return state, hand, pile
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_greedy_pickup_with_a_big_pile_answers_as_cp_sat_plans(seed):
     """§5.1: the greedy player takes the pile when hand + pile lays down more than the hand;
     with 44 cards and five table melds it answers (it once ran for 20 minutes), and its
     choice is the one CP-SAT's optimum of each plan makes."""
-    state, hand, pile = _big_pile_position(seed)
+    state, hand, pile = pile_position(seed)
     action = GreedyPlayer().choose(state)
     taken = state.action_to_string(action)
     values = []
     for cards in (hand, hand + pile):
-        instance = Instance.build(cards, table=TEAM_MELDS, trump=None, opened=True)
+        instance = Instance.build(cards, table=PILE_TEAM_MELDS, trump=None, opened=True)
         values.append(optimize_laydown(instance, Config(solver="cpsat")).points)
     assert taken == ("pile" if values[1] > values[0] else "draw")
 

@@ -1,0 +1,91 @@
+"""Bounded-time figures of the lay-down search, for benchmarks/README.md.
+
+    python -m benchmarks.bounded_report [--count 10]
+
+- the greedy player's pickup decision in the rank-sweep issue's position
+  (4-player classic, seat 0 draws with 14 cards, a 30-card pile, five team
+  melds; the other cards dealt from ``--count`` seeds): median and slowest;
+- the kernel path (Cython and numba) on the 45-card + 10-table-meld instances
+  that aborted out of memory (seeds 515000, 515001): time, points against
+  CP-SAT's optimum, whether proven, and the process's peak memory;
+- the states of the rank-sweep reference (kernels.sweep_ref) per layer, largest
+  and summed, for seeded instances of several sizes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+
+from kernels import sweep_ref
+from solver.engine.players import GreedyPlayer
+from solver.extensions import table_identity
+from solver.instances import pile_position, random_instance
+from solver.laydown import rule_params
+from solver.optimizer import Config, optimize_laydown
+
+
+def pickup(count):
+    player = GreedyPlayer()
+    player.choose(pile_position(0)[0])  # compile / load
+    times = []
+    for seed in range(count):
+        state = pile_position(seed)[0]
+        started = time.perf_counter()
+        player.choose(state)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times), max(times)
+
+
+def huge():
+    rows = []
+    for seed in (515000, 515001):
+        instance = random_instance(seed, 45, 10, "classic")
+        optimum = optimize_laydown(instance, Config(solver="cpsat")).points
+        for backend in ("cython", "numba"):
+            optimize_laydown(instance, Config(solver="kernel", backend=backend))
+            started = time.perf_counter()
+            result = optimize_laydown(instance, Config(solver="kernel", backend=backend))
+            rows.append((seed, backend, time.perf_counter() - started, result.points, optimum,
+                         result.optimal))
+    return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def sweep_states(size, tables, seeds):
+    largest, total = [], []
+    for seed in range(seeds):
+        instance = random_instance(seed, size, tables, "classic")
+        params = rule_params(instance.rules, instance.trump)
+        melds = [(list(m.counts),) + table_identity(m, instance.rules, instance.trump, i)
+                 for i, m in enumerate(instance.table)]
+        counts = sweep_ref.state_counts(list(instance.hand.counts), melds, params, 1)
+        largest.append(max(counts))
+        total.append(sum(counts))
+    return statistics.median(largest), max(largest), statistics.median(total)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=10)
+    args = parser.parse_args(argv)
+    median, worst = pickup(args.count)
+    print(f"greedy pickup decision, big pile: median {median * 1e3:.1f} ms, "
+          f"slowest {worst * 1e3:.1f} ms ({args.count} positions)")
+    rows, peak = huge()
+    print("| seed | backend | ms | points | CP-SAT optimum | proven |")
+    print("|---|---|---|---|---|---|")
+    for seed, backend, seconds, points, optimum, proven in rows:
+        print(f"| {seed} | {backend} | {seconds * 1e3:.0f} | {points} | {optimum} | {proven} |")
+    print(f"peak memory of the process: {peak:.0f} MB")
+    print("| cards | table melds | largest layer (median, max) | states in all (median) |")
+    print("|---|---|---|---|")
+    for size, tables, seeds in ((11, 0, 8), (11, 5, 8), (16, 6, 6), (20, 5, 4)):
+        median_largest, max_largest, median_total = sweep_states(size, tables, seeds)
+        print(f"| {size} | {tables} | {median_largest:.0f}, {max_largest} | {median_total:.0f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
