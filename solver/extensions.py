@@ -27,7 +27,7 @@ from kernels.encoding import KIND_COUNT, RANK_COUNT
 from kernels.params import KIND_RUN, KIND_SET, KIND_WILD_SET
 from solver.cards import Hand
 from solver.errors import IllegalMeldError
-from solver.laydown import CatalogueMeld, _melds_from, rule_params
+from solver.values import CatalogueMeld, melds_from, rule_params
 from solver.melds import RUN, analyze_meld
 
 
@@ -54,7 +54,7 @@ class Candidates:
 
     def meld(self, index: int) -> CatalogueMeld:
         """New meld ``index`` as a value."""
-        return _melds_from(partition.Catalogue(*(field[index:index + 1] for field in self.table)))[0]
+        return melds_from(partition.Catalogue(*(field[index:index + 1] for field in self.table)))[0]
 
     def __len__(self) -> int:
         return len(self.groups)

@@ -32,7 +32,7 @@ from kernels.params import NEG_INF
 from solver.cards import Hand, as_hand
 from solver.errors import BiribaError, ImpossiblePositionError, InvalidCardError
 from solver.extensions import Candidates, build_candidates, table_identity
-from solver.laydown import Extension, LayDown, _hand, _rules
+from solver.values import Extension, LayDown, as_rules, checked_hand
 from solver.melds import check_trump
 from solver.rules import RuleSet
 
@@ -61,8 +61,8 @@ class Instance:
     @classmethod
     def build(cls, hand, table=(), rules="classic", trump=None, opened=False, score=0,
               keep=1, must_use=(), players=4) -> Instance:
-        rules = _rules(rules)
-        hand = _hand(hand)
+        rules = as_rules(rules)
+        hand = checked_hand(hand)
         table = tuple(as_hand(meld) for meld in table)
         must_use = as_hand(must_use) if must_use else Hand.empty()
         trump_index = check_trump(trump, rules)

@@ -14,7 +14,7 @@ import numpy as np
 
 from solver.engine import layout as L
 from solver.errors import BiribaError
-from solver.laydown import rule_params
+from solver.values import rule_params
 from solver.rules import RuleSet, get_rules
 
 
