@@ -5,8 +5,12 @@ its compiled backends memoise at most a budget of sub-problems and then say thei
 answer is not proven best. RULES.md §2 (melds, extending), §5.1 (taking the pile).
 """
 
+import random
+
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kernels import partition
 from kernels.params import NEG_INF
@@ -49,6 +53,36 @@ def test_a_small_budget_gives_a_legal_lay_down_marked_not_exact(backend):
     assert len(set(candidates.groups[short.indices][candidates.groups[short.indices] >= 0]
                    .tolist())) == int((candidates.groups[short.indices] >= 0).sum())
     assert sum(int(candidates.points[i]) for i in short.indices) == short.points
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), size=st.integers(8, 28), melds=st.integers(0, 8),
+       preset=st.sampled_from(["classic", "partnership", "greek"]),
+       budget=st.sampled_from([1, 5, 37, 400]), must=st.booleans())
+def test_any_budget_gives_a_legal_lay_down_and_exact_means_best(seed, size, melds, preset,
+                                                                budget, must):
+    instance = random_instance(seed, size, melds, preset)
+    candidates = build_candidates(instance)
+    hand = np.array(instance.hand.counts, dtype=np.int64)
+    max_left = hand.copy()
+    if must:
+        max_left[random.Random(seed).choice(np.flatnonzero(hand).tolist())] -= 1
+    best = partition.best(hand, candidates.table, instance.keep, "numba", candidates.groups,
+                          max_left)
+    for backend in COMPILED:
+        found = partition.best(hand, candidates.table, instance.keep, backend,
+                               candidates.groups, max_left, budget)
+        assert found.points <= best.points
+        if found.exact:
+            assert found.points == best.points
+        if found.points == NEG_INF:
+            continue
+        rows = candidates.counts[found.indices].reshape(-1, 53)
+        left = hand - rows.sum(axis=0)
+        assert (left >= 0).all() and (left <= max_left).all() and left.sum() >= instance.keep
+        groups = candidates.groups[found.indices]
+        assert len(set(groups[groups >= 0].tolist())) == int((groups >= 0).sum())
+        assert sum(int(candidates.points[i]) for i in found.indices) == found.points
 
 
 def test_the_budget_must_be_positive():
