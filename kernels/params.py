@@ -22,7 +22,7 @@ NEG_INF = -(1 << 60)       # "no lay-down leaves enough cards"
 NO_LIMIT = 99
 # Most memo entries of one compiled first-card best() call: its worst case is exponential
 # (docs/partition-design.md), so past this it stops and says its answer is not exact.
-# About 0.5-2 s and 100-300 MB at the limit.
+# About 0.4-1 s on 45 cards + 10 table melds (benchmarks/README.md, "Bounded time").
 STATE_BUDGET = 1 << 19
 
 
