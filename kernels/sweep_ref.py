@@ -435,7 +435,8 @@ class _Sweep:
         A short run that even its end wilds cannot bring to the minimum, and an
         unfinished table run, must take the next position: with a natural (the
         hand's copies there), a wild in a gap, or by joining a table run that
-        starts there.
+        starts there. An unfinished table run also needs a wild for every position
+        up to its last natural that neither the table nor the hand holds.
         """
         plan = self.plan
         following = position + 1
@@ -453,6 +454,13 @@ class _Sweep:
                 continue
             slot = slots[index]
             if slot[0] == OPEN:
+                run = slot[1]
+                room = plan.cap - run[2] if run[0] == UNSETTLED else run[1]
+                holes = sum(1 for later in range(following, spec.last + 1)
+                            if not spec.forced >> later & 1
+                            and not self.hand[kind_at(suit, later)])
+                if holes > room:
+                    return False  # its gaps up to its last natural need more wilds than it may hold
                 if spec.forced >> following & 1 or (following == ACE_HIGH and slot[3]):
                     continue  # the table's own natural takes it
                 must += 1
