@@ -694,8 +694,12 @@ def _next_move(remaining, hand_layers, slot, high, single, depth, gained, stack,
 
 
 @njit(cache=True)
-def _memo_new(bits):
-    """An open-addressing (int64, int64) -> int64 table: (memo, meta=[size, mask]).
+def _memo_new(bits, budget=INT64_MAX):
+    """An open-addressing (int64, int64) -> int64 table: (memo, meta).
+
+    ``meta`` is [entries, mask, budget, exhausted]: a best() search enters no new
+    sub-problem once ``entries`` reaches ``budget`` and then sets ``exhausted``
+    (:func:`_out_of_budget`); counting leaves the budget unlimited.
 
     Row ``[key, key2, value]``, so that a probe reads one cache line. The
     first key word is >= 0 (memo keys are), so -1 marks a free slot; the
@@ -705,7 +709,16 @@ def _memo_new(bits):
     """
     size = 1 << bits
     return (np.full((size, 3), -1, dtype=np.int64),
-            np.array([0, size - 1, INT64_MAX, 0], dtype=np.int64))
+            np.array([0, size - 1, budget, 0], dtype=np.int64))
+
+
+@njit(cache=True)
+def _out_of_budget(meta):
+    """Whether the memo is full to its budget (marking the search as stopped)."""
+    if meta[0] >= meta[2]:
+        meta[3] = 1
+        return True
+    return False
 
 
 @njit(cache=True)
@@ -867,9 +880,8 @@ def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, share
                 slot = _memo_slot(memo, memo_meta[1], key, 0)
                 if memo[slot, 0] == key:
                     value = memo[slot, 2]
-                elif memo_meta[0] >= memo_meta[2]:
-                    value = NEG_INF  # over budget: this sub-problem is not searched
-                    memo_meta[3] = 1
+                elif _out_of_budget(memo_meta):
+                    value = NEG_INF  # this sub-problem is not searched
                 else:
                     top += 1
                     pushed = True
@@ -1207,9 +1219,8 @@ def _packed_solve(state, kept, keep, mode, kinds, slots, owner, guards, memo, me
                 slot = _memo_slot(memo, meta[1], state, kept)
                 if memo[slot, 0] == state:
                     value = memo[slot, 2]
-                elif meta[0] >= meta[2]:
-                    value = NEG_INF  # over budget: this sub-problem is not searched
-                    meta[3] = 1
+                elif _out_of_budget(meta):
+                    value = NEG_INF  # this sub-problem is not searched
                 else:
                     top += 1
                     pushed = True
@@ -1333,18 +1344,17 @@ def _packed_grow(memo, meta):
 
 
 @njit(cache=True)
-def _packed_memo(cards):
-    """A memo sized from the hand: small hands meet few states."""
+def _packed_memo(cards, budget=INT64_MAX):
+    """A memo sized from the hand (small hands meet few states); meta as in _memo_new."""
     bits = 6 if cards <= 12 else (7 if cards <= 16 else MEMO_BITS + (2 if cards > 24 else 0))
     return (np.full((1 << bits, 3), -1, dtype=np.int64),
-            np.array([0, (1 << bits) - 1, INT64_MAX, 0], dtype=np.int64))
+            np.array([0, (1 << bits) - 1, budget, 0], dtype=np.int64))
 
 
 @njit(cache=True)
 def _packed_best(state, keep, kinds, slots, owner, guards, cards, budget):
     """best() on the packed tables: (points, sorted catalogue indices, exact)."""
-    memo, meta = _packed_memo(cards)
-    meta[2] = budget
+    memo, meta = _packed_memo(cards, budget)
     overflow = np.zeros(1, dtype=np.int64)
     target, memo = _packed_solve(state, 0, keep, MODE_BEST, kinds, slots, owner, guards,
                                  memo, meta, overflow)
@@ -1563,9 +1573,8 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
                 slot = _memo_slot(memo, meta[1], state, key2)
                 if memo[slot, 0] == state:
                     value = memo[slot, 2]
-                elif meta[0] >= meta[2]:
-                    value = NEG_INF  # over budget: this sub-problem is not searched
-                    meta[3] = 1
+                elif _out_of_budget(meta):
+                    value = NEG_INF  # this sub-problem is not searched
                 else:
                     top += 1
                     pushed = True
@@ -1661,8 +1670,7 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
 @njit(cache=True)
 def _steps_packed_best(state, keep, table, melds, kinds, guards, cards, budget):
     """best() with groups on the packed state: (points, sorted catalogue indices, exact)."""
-    memo, meta = _packed_memo(cards)
-    meta[2] = budget
+    memo, meta = _packed_memo(cards, budget)
     target, memo = _steps_packed_solve(state, 0, 0, keep, table, melds, kinds, guards,
                                        memo, meta)
     picked = np.empty(cards + 1, dtype=np.int64)
@@ -1793,9 +1801,8 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
                 slot = _memo_slot(memo, memo_meta[1], key, step)
                 if memo[slot, 0] == key:
                     value = memo[slot, 2]
-                elif memo_meta[0] >= memo_meta[2]:
-                    value = NEG_INF  # over budget: this sub-problem is not searched
-                    memo_meta[3] = 1
+                elif _out_of_budget(memo_meta):
+                    value = NEG_INF  # this sub-problem is not searched
                 else:
                     top += 1
                     pushed = True
@@ -1919,8 +1926,7 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
                                                 step_melds)
     if kinds.shape[1] > 0:
         return _steps_packed_best(state, keep, table, melds, kinds, guards, hand.sum(), budget)
-    memo, memo_meta = _memo_new(MEMO_BITS)
-    memo_meta[2] = budget
+    memo, memo_meta = _memo_new(MEMO_BITS, budget)
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds_of, mults, layers, jokers, _, _, _, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
@@ -2042,8 +2048,7 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, max_left, MODE_BEST)
     if kinds.shape[1] > 0:
         return _packed_best(state, keep, kinds, slots, owner, guards, hand.sum(), budget)
-    memo, memo_meta = _memo_new(MEMO_BITS)
-    memo_meta[2] = budget
+    memo, memo_meta = _memo_new(MEMO_BITS, budget)
     overflow = np.zeros(1, dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds, mults, layers, jokers, _, first_start, by_first, _) = prepared

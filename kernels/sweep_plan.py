@@ -260,7 +260,6 @@ def build_plan(hand, tables, params) -> Plan:
         set_naturals[position] = int(allowed or bool(table_sets))
         for _, n, w in table_sets:
             offset -= _bonus(params.set_bonus, rank, w == 0, n + w)
-    set_bonus[0, 0, 0] = 0
     wild_set_bonus = np.full(wild_total + 1, NEG_INF, dtype=np.int64)
     wild_set_bonus[0] = 0
     if params.wild_sets:

@@ -186,14 +186,13 @@ class _Sweep:
 
     def table_starts(self, spec, position, absorbed):
         """(slot or merged runs, completed) per way to start, optionally absorbing a hand run."""
-        per_wild = self.plan.per_wild
+        if absorbed is not None and position == 0:
+            return []  # nothing lies below the ace low
         ace_pending = int(bool(spec.ace) and position > 0)
         owed = spec.wilds
         options = []  # (how, owed after, own 2s after)
-        if position == spec.first:
-            options.append((NATURAL, owed, spec.own_twos))
-        elif position == 0 and spec.ace:
-            options.append((NATURAL, owed, spec.own_twos))
+        if position == spec.first or (position == 0 and spec.ace):
+            options.append((NATURAL, owed, spec.own_twos))  # its first natural, or its ace
         else:
             if spec.wilds > spec.own_twos:
                 options.append((OWED_WILD, owed, spec.own_twos))
@@ -201,8 +200,6 @@ class _Sweep:
                 options.append((OWED_WILD, owed, spec.own_twos - 1))
                 if position == 1:
                     options.append((NATURAL, owed - 1, spec.own_twos - 1))
-        if absorbed is not None and position == 0:
-            return []
         found = []
         for how, owed_now, own in options:
             if absorbed is None:
@@ -249,21 +246,34 @@ class _Sweep:
 
     # --- the programme ------------------------------------------------------------
 
-    def solve(self):
-        """(points, closed melds): the best lay-down, before wild identities are fixed."""
-        plan = self.plan
-        table_runs = plan.runs
+    def layers(self):
+        """Yield the states after each layer: every suit at every position, then its sets.
+
+        A state is ``key -> (value, payload)``. The key: the runs per suit, the
+        table runs' slots, the aces held back per suit, the wild slots (any wild;
+        jokers only), the 2s pooled and those must-use forces into slots, the
+        cards kept, the naturals set aside for this rank's sets. The payload:
+        the runs' cards per suit, the table runs' cards, the closed melds (a
+        linked list), the 2s pooled per suit, the kinds set aside.
+        """
+        table_runs = self.plan.runs
         start_key = (((),) * 4, (TABLE_NOT_STARTED,) * len(table_runs), (0,) * 4, 0, 0, 0, 0,
                      0, 0)
-        # payload: (runs' concretes per suit, table slots' concretes, closed (linked list),
-        #           2s pooled per suit, kinds set aside for this rank's sets)
         start_payload = (((),) * 4, (None,) * len(table_runs), None, (0,) * 4, ())
         states = {start_key: (0, start_payload)}
         for position in range(POSITIONS + 1):
             for suit in range(4):
                 states = self.suit_step(states, position, suit)
+                yield states
             if 1 <= position < POSITIONS:
                 states = self.set_step(states, position)
+                yield states
+
+    def solve(self):
+        """(points, closed melds): the best lay-down, before wild identities are fixed."""
+        states = None
+        for states in self.layers():
+            pass
         return self.finish(states)
 
     def suit_step(self, states, position, suit):
@@ -291,7 +301,6 @@ class _Sweep:
                 for item in finished:
                     closed_now = (closed_now, item)
                 credit += int(plan.values[kind]) * used if used else 0
-                base = (value + credit, wild_used)
                 for extra in self.leftovers(position, suit, kind, left, last):
                     to_sets, kept_now, pooled_now, need_now, reserved_now = extra
                     new_key = (
@@ -300,7 +309,7 @@ class _Sweep:
                         any_slots + wild_used, joker_slots, pool + pooled_now, need + need_now,
                         min(self.keep, kept + kept_now), aside + to_sets,
                     )
-                    gain = base[0] + (int(plan.values[kind]) * to_sets if to_sets else 0)
+                    gain = value + credit + (int(plan.values[kind]) * to_sets if to_sets else 0)
                     new_payload = (
                         _replace(concretes, suit, new_concretes), new_slot_concretes,
                         closed_now,
@@ -656,16 +665,4 @@ def state_counts(hand, tables, params, keep=1, max_left=None):
     """States per layer of the sweep (for the design note's bounds and the benchmarks)."""
     hand = [int(count) for count in hand]
     max_left = list(hand) if max_left is None else [int(m) for m in max_left]
-    sweep = _Sweep(hand, tables, params, keep, max_left)
-    plan = sweep.plan
-    counts = []
-    states = {(((),) * 4, (TABLE_NOT_STARTED,) * len(plan.runs), (0,) * 4, 0, 0, 0, 0, 0, 0):
-              (0, (((),) * 4, (None,) * len(plan.runs), None, (0,) * 4, ()))}
-    for position in range(POSITIONS + 1):
-        for suit in range(4):
-            states = sweep.suit_step(states, position, suit)
-            counts.append(len(states))
-        if 1 <= position < POSITIONS:
-            states = sweep.set_step(states, position)
-            counts.append(len(states))
-    return counts
+    return [len(states) for states in _Sweep(hand, tables, params, keep, max_left).layers()]

@@ -64,6 +64,8 @@ def pile_position(seed: int):
     dealt from the rest of the decks with ``seed``. (The rank-sweep issue's position:
     the greedy player's pickup decision once took 20 minutes there.)
     """
+    # here, not at the top: importing the engine loads its numba kernels, which the
+    # optimizer's users of this module never need
     from solver.engine.api import Game
     from solver.engine.positions import position
 
