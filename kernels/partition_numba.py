@@ -1356,7 +1356,7 @@ def _packed_best(state, keep, kinds, slots, owner, guards, cards, budget):
     """best() on the packed tables: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards, budget)
     overflow = np.zeros(1, dtype=np.int64)
-    target, memo = _packed_solve(state, 0, keep, MODE_BEST, kinds, slots, owner, guards,
+    target, memo = _packed_solve(state, np.int64(0), keep, MODE_BEST, kinds, slots, owner, guards,
                                  memo, meta, overflow)
     picked = np.empty(cards + 1, dtype=np.int64)
     if target == NEG_INF:
@@ -1671,8 +1671,8 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
 def _steps_packed_best(state, keep, table, melds, kinds, guards, cards, budget):
     """best() with groups on the packed state: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards, budget)
-    target, memo = _steps_packed_solve(state, 0, 0, keep, table, melds, kinds, guards,
-                                       memo, meta)
+    target, memo = _steps_packed_solve(state, np.int64(0), np.int64(0), keep, table, melds, kinds,
+                                       guards, memo, meta)
     picked = np.empty(cards + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0], meta[3] == 0
@@ -1931,8 +1931,8 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
     (order, widths, kinds_of, mults, layers, jokers, _, _, _, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
     remaining = hand.copy()
-    target, memo = _steps_solve(remaining, 0, 0, keep, points, max_left, prepared, table,
-                                step_melds, shares, meld_shares, memo, memo_meta)
+    target, memo = _steps_solve(remaining, np.int64(0), np.int64(0), keep, points, max_left, prepared,
+                                table, step_melds, shares, meld_shares, memo, memo_meta)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0
@@ -2011,8 +2011,8 @@ def count(hand, meld_counts):
     if kinds.shape[1] > 0:
         memo, meta = _packed_memo(hand.sum())
         overflow = np.zeros(1, dtype=np.int64)
-        total, _ = _packed_solve(state, 0, 0, MODE_COUNT, kinds, slots, owner, guards,
-                                 memo, meta, overflow)
+        total, _ = _packed_solve(state, np.int64(0), np.int64(0), MODE_COUNT, kinds, slots, owner,
+                                 guards, memo, meta, overflow)
         return total, overflow[0]
     memo, memo_meta = _memo_new(MEMO_BITS)
     overflow = np.zeros(1, dtype=np.int64)
@@ -2021,8 +2021,8 @@ def count(hand, meld_counts):
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
     meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
-    total, _ = _solve(remaining, 0, 0, 0, MODE_COUNT, points, hand, prepared, shares,
-                      meld_shares, memo, memo_meta, overflow)
+    total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points, hand, prepared,
+                      shares, meld_shares, memo, memo_meta, overflow)
     return total, overflow[0]
 
 
@@ -2055,8 +2055,8 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds, mults)
     remaining = hand.copy()
     target, memo = _solve(
-        remaining, 0, 0, keep, MODE_BEST, points, max_left, prepared, shares, meld_shares,
-        memo, memo_meta, overflow)
+        remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points, max_left, prepared, shares,
+        meld_shares, memo, memo_meta, overflow)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0

@@ -358,8 +358,8 @@ def _rest_value(hand_after, keys_counts, points, vals):
             row_points[j] = points[i]
             j += 1
     groups = np.full(count, -1, dtype=np.int64)
-    value, _, _ = best(hand_after.copy(), rows, row_points, 0, groups, hand_after.copy(),
-                       RULE_BUDGET)
+    value, _, _ = best(hand_after.copy(), rows, row_points, np.int64(0), groups,
+                       hand_after.copy(), np.int64(RULE_BUDGET))
     return max(value, 0)
 
 

@@ -163,10 +163,12 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
         if take_pile_ok(S, R, sc, vals, runb, setb):
             if not can_draw:
                 return encode(L.ACTION_PILE, 0, 0)
-            without = _plan(S, sc, vals, runb, setb, team, hand, 1, -1, PICKUP_BUDGET)[0]
+            # int64 values, not literals: numba compiles _plan and best once (not per constant)
+            one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
+            without = _plan(S, sc, vals, runb, setb, team, hand, one, -one, budget)[0]
             top = S[L.PILE + S[L.PILE_N] - 1] if R[L.R_MUST_MELD] else -1
-            with_pile = _plan(S, sc, vals, runb, setb, team, hand + pile_counts(S), 1, top,
-                              PICKUP_BUDGET)[0]
+            with_pile = _plan(S, sc, vals, runb, setb, team, hand + pile_counts(S), one, top,
+                              budget)[0]
             if with_pile > without:
                 return encode(L.ACTION_PILE, 0, 0)
         return encode(L.ACTION_DRAW, 0, 0)
@@ -174,7 +176,7 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
     held = hand.sum()
     stats = team_stats(S, R, team)
     value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table = _plan(
-        S, sc, vals, runb, setb, team, hand, 1, must, PLAN_BUDGET)
+        S, sc, vals, runb, setb, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
     minimum = vulnerable_minimum(S, team)
     lay = value > 0 and (minimum == 0 or S[L.TURN_POINTS] + value >= minimum
                          or S[L.TURN_POINTS] > 0)
