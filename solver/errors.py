@@ -32,3 +32,7 @@ class ImpossiblePositionError(BiribaError):
 
 class RecordError(BiribaError):
     """A malformed or inconsistent JSON record."""
+
+
+class OutOfRangeError(BiribaError):
+    """A number outside the range it must lie in (a seed, a count, a time limit)."""

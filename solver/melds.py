@@ -146,6 +146,9 @@ def _run_readings(counts, suit_index: int, rules: RuleSet, problems: list[str]) 
             ace_count = 1
         else:
             natural_positions.append(rank_index)
+    if sum(counts) > RANK_COUNT:
+        problems.append(f"{sum(counts)} cards; a run has at most {RANK_COUNT} (A..K, or 2..A)")
+        return []
     own_twos = counts[own_two]
     two_choices = []
     if own_twos:
@@ -409,8 +412,9 @@ def _best(readings: list[Reading], rules: RuleSet, trump_index, laid_at_once=Fal
 def _info(hand: Hand, readings, rules, trump_index, laid_at_once=False) -> MeldInfo:
     (label, bonus), reading = _best(readings, rules, trump_index, laid_at_once)
     wild_positions = sorted(
-        {p for r in readings if (r.kind, r.suit_index, r.rank_index) ==
-         (reading.kind, reading.suit_index, reading.rank_index)
+        {p for r in readings if (r.kind, r.suit_index, r.rank_index, r.clean, r.wild_count) ==
+         (reading.kind, reading.suit_index, reading.rank_index, reading.clean,
+          reading.wild_count)
          for p, flag in zip(r.positions, r.wild_flags) if flag and p >= 0}
     )
     wild_ranks = tuple(dict.fromkeys(RANKS[0 if p == ACE_HIGH_POSITION else p] for p in wild_positions))
@@ -452,6 +456,18 @@ def analyze_meld(cards, rules: RuleSet | str = "classic", trump=None, laid_at_on
     if not readings:
         raise IllegalMeldError(f"{str(hand)!r} is not a legal meld: {problems[0]}")
     return _info(hand, readings, rules, trump_index, laid_at_once)
+
+
+BIRIBA_NAMES = {"trump_full": "trump full run", "full": "full run", "trump": "trump run biriba",
+                "biriba": "run biriba", "set_biriba": "set biriba", "super": "super biriba"}
+
+
+def describe_biriba(info: MeldInfo) -> str:
+    """'clean run biriba +200' for a meld that earns a bonus (RULES.md §3), else ''."""
+    if not info.biriba:
+        return ""
+    name = BIRIBA_NAMES.get(info.biriba, info.biriba.replace("_", " "))
+    return f"{'clean' if info.clean else 'dirty'} {name} +{info.bonus}"
 
 
 def verify_meld(cards, rules: RuleSet | str = "classic") -> None:

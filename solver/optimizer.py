@@ -22,6 +22,7 @@ that they reach equal optima and agree with brute force on small instances.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -30,13 +31,14 @@ import numpy as np
 from kernels import partition
 from kernels.params import NEG_INF
 from solver.cards import Hand, as_hand
-from solver.errors import BiribaError, ImpossiblePositionError, InvalidCardError
+from solver.errors import BiribaError, ImpossiblePositionError, InvalidCardError, OutOfRangeError
 from solver.extensions import Candidates, build_candidates, table_identity
-from solver.values import Extension, LayDown, as_rules, checked_hand
+from solver.values import Extension, LayDown, as_rules, check_copies, checked_hand
 from solver.melds import check_trump
 from solver.rules import RuleSet
 
 SOLVERS = ("auto", "kernel", "cpsat")
+MAX_TIME_LIMIT = 3600.0   # CP-SAT deterministic time; an hour bounds any request
 # auto: the kernel path up to these hand sizes (without / with table melds), CP-SAT above;
 # measured crossovers in benchmarks/README.md ("Turn optimizer").
 AUTO_KERNEL_CARDS = (30, 24)
@@ -84,7 +86,7 @@ class Instance:
                 f"{len(table)} table melds: at most {partition.MAX_GROUP + 1} are supported")
         for index, meld in enumerate(table):
             table_identity(meld, rules, trump_index, index)  # refuses an illegal table meld
-        _check_copies(hand, table, rules, players)
+        check_copies([hand, *table], rules, players, "across hand and table")
         return cls(hand, table, rules, trump_index, bool(opened), int(score), int(keep),
                    must_use, players)
 
@@ -94,21 +96,6 @@ class Instance:
         if self.opened or self.table:
             return 0
         return self.rules.minimum_first_laydown(self.score)
-
-
-def _check_copies(hand: Hand, table, rules: RuleSet, players: int) -> None:
-    total = list(hand.counts)
-    for meld in table:
-        for kind, count in enumerate(meld.counts):
-            total[kind] += count
-    decks = rules.deck_count(players)
-    limits = [decks] * 52 + [rules.joker_count(players)]
-    for kind, (count, limit) in enumerate(zip(total, limits)):
-        if count > limit:
-            card = Hand.from_kinds([kind])
-            raise ImpossiblePositionError(
-                f"{count} copies of {card} across hand and table, but {players} players "
-                f"play with {limit}")
 
 
 @dataclass(frozen=True)
@@ -137,8 +124,17 @@ class Config:
         if self.objective not in OBJECTIVES:
             raise BiribaError(
                 f"unknown objective {self.objective!r} (known: {', '.join(OBJECTIVES)})")
-        if self.time_limit <= 0 or self.workers < 1:
-            raise BiribaError("time_limit must be positive and workers at least 1")
+        limit = self.time_limit
+        if (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                or not math.isfinite(limit) or not 0 < limit <= MAX_TIME_LIMIT):
+            raise OutOfRangeError(
+                f"time limit {limit!r} must be a number above 0 and at most {MAX_TIME_LIMIT}")
+        if (isinstance(self.workers, bool) or not isinstance(self.workers, int)
+                or not 1 <= self.workers <= 64):
+            raise OutOfRangeError(f"workers {self.workers!r} must be an integer 1..64")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not (
+                0 <= self.seed < 2**31):
+            raise OutOfRangeError(f"seed {self.seed!r} must be an integer 0..{2**31 - 1}")
 
 
 def optimize_laydown(instance: Instance, config: Config = Config()) -> LayDown:

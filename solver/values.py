@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.encoding import RANK_COUNT, RANKS, SUITS
+from kernels.encoding import JOKER, RANK_COUNT, RANKS, SUITS
 from kernels.params import (
     KIND_RUN,
     MAX_SET_SIZE,
@@ -140,6 +140,25 @@ def checked_hand(hand) -> Hand:
             f"hand {str(hand)!r} holds more copies of a card than three decks have"
         )
     return hand
+
+
+def check_copies(hands, rules: RuleSet, players: int, where: str = "") -> None:
+    """Raise ImpossiblePositionError when ``hands`` together hold more copies of a card
+    than the decks of ``players`` players (RULES.md §1: three decks with six)."""
+    if players not in (2, 3, 4, 6):
+        raise ImpossiblePositionError(f"players must be 2, 3, 4 or 6, got {players!r}")
+    total = [0] * (JOKER + 1)
+    for hand in hands:
+        for kind, count in enumerate(as_hand(hand).counts):
+            total[kind] += count
+    decks = rules.deck_count(players)
+    for kind, count in enumerate(total):
+        limit = rules.joker_count(players) if kind == JOKER else decks
+        if count > limit:
+            card = Hand.from_kinds([kind])
+            raise ImpossiblePositionError(
+                f"{count} copies of {card}{' ' + where if where else ''}, but {players} "
+                f"players play with {limit}")
 
 
 def melds_from(table) -> list[CatalogueMeld]:

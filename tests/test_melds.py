@@ -619,3 +619,17 @@ def test_illegal_extension(key, table_meld, added, reason):
 def test_biriba_bonus(key, kind, suit_index, rank_index, length, clean, trump, expected):
     rules = rules_of(key)
     assert biriba_bonus(kind, suit_index, rank_index, length, clean, rules, trump) == expected
+
+
+def test_s2_own_suit_two_at_its_place_is_natural_and_stands_for_nothing():
+    """RULES.md §2: an own-suit 2 at its natural place is not a wild card."""
+    info = analyze_meld("3S 4S 5S 6S 7S 8S 2S", "classic")
+    assert info.clean and info.wilds == 0 and info.wild_ranks == ()
+    dirty = analyze_meld("3S 4S 5S 6S 7S 8S JK", "classic")
+    assert not dirty.clean and dirty.wild_ranks == ("2", "9")
+
+
+def test_s2_a_fourteen_card_run_is_refused_for_its_length():
+    """RULES.md §2: a run has at most 13 cards; the reason says so, not 'two wilds'."""
+    with pytest.raises(IllegalMeldError, match="14 cards; a run has at most 13"):
+        analyze_meld("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS JK", "classic")
