@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from kernels.encoding import JOKER, RANK_COUNT, RANKS
+from kernels.encoding import JOKER, MAX_DECKS, RANK_COUNT, RANKS, SUITED_KIND_COUNT
+from kernels.params import MAX_SET_SIZE, NO_LIMIT
 from solver.errors import InvalidRulesError
 
 PILE_PICKUP_MODES = ("always", "restricted")
@@ -21,6 +23,98 @@ TURNED_WILD_MODES = ("choose", "bury")
 BIRIBAKI_MODES = ("hand_emptied", "first_biriba")
 STOCK_EXHAUSTED_MODES = ("end_after_turn", "pile_only", "pile_while_possible")
 UNSUPPORTED_BY_ENGINE = ("threes", "venezuelan")
+
+# Bounds of the numeric fields (RULES.md is silent on most: these keep every number a
+# sensible size, far inside int64, so no rule number can overflow a kernel's table).
+MAX_POINTS = 100_000         # a card value, a bonus, a penalty, a vulnerability minimum
+MAX_SCORE = 1_000_000        # a target score or a vulnerability threshold
+MAX_JOKERS_PER_DECK = 2      # RULES.md §1: 2 per deck (the kernels hold at most 6 jokers)
+MAX_DECK_CARDS = MAX_DECKS * (SUITED_KIND_COUNT + MAX_JOKERS_PER_DECK)   # 162
+MAX_TABLE_MELDS = MAX_DECK_CARDS // 3                                    # 54
+MIN_STOCK = 1                # cards the stock keeps after the deal (RULES.md §4: "the rest")
+DEAL_PLAYERS = (2, 3, 4, 6)  # RULES.md §4
+
+# Range of each int field (None: the field may also be None); fields not listed: 0..MAX_POINTS.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "decks": (1, MAX_DECKS),
+    "decks_six_players": (1, MAX_DECKS),
+    "jokers_per_deck": (0, MAX_JOKERS_PER_DECK),
+    "min_meld_size": (3, RANK_COUNT),
+    "max_wilds_per_meld": (0, NO_LIMIT),
+    "naturals_per_wild": (1, NO_LIMIT),
+    "biriba_size": (4, MAX_SET_SIZE),
+    "full_run_size": (RANK_COUNT, RANK_COUNT),
+    "super_biriba_size": (4, MAX_SET_SIZE),
+    "hearts_trump_multiplier": (1, 100),
+    "hand_size": (1, MAX_DECK_CARDS),
+    "biribaki_size": (0, MAX_DECK_CARDS),
+    "biriba_before_biribaki_from": (0, MAX_SCORE),
+    "close_min_biribas": (0, MAX_TABLE_MELDS),
+    "target_score": (1, MAX_SCORE),
+    "target_score_small": (1, MAX_SCORE),
+}
+RANGE_NOTES = {
+    "decks": " (the bitboard holds three copies of a kind)",
+    "decks_six_players": " (the bitboard holds three copies of a kind)",
+    "jokers_per_deck": " (rules §1: 2 per deck)",
+    "full_run_size": ": a full run has 13 cards",
+}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value, limit: int = 60) -> str:
+    """A bounded repr for messages (a huge int has no decimal repr past 4300 digits)."""
+    if _is_int(value) and value.bit_length() > 160:
+        return f"<{'-' if value < 0 else ''}integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except ValueError:             # a huge int inside a tuple
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _range_problem(name: str, value: int, low: int, high: int) -> str | None:
+    if low <= value <= high:
+        return None
+    if value < 0 <= low:
+        return f"{name}={_show(value)} is negative"
+    if low == high:
+        return f"{name}={_show(value)} must be {low}{RANGE_NOTES.get(name, '')}"
+    return f"{name}={_show(value)} must be {low}..{high}{RANGE_NOTES.get(name, '')}"
+
+
+def _type_problem(name: str, value, annotation: str) -> str | None:
+    """Why ``value`` does not fit the field's annotation (a string: annotations are lazy)."""
+    optional = annotation.endswith(" | None")
+    if optional:
+        if value is None:
+            return None
+        annotation = annotation[: -len(" | None")]
+    nullable = " (or None)" if optional else ""
+    if annotation == "int":
+        return None if _is_int(value) else f"{name}={_show(value)} must be an int{nullable}"
+    if annotation == "bool":
+        return None if isinstance(value, bool) else f"{name}={_show(value)} must be a bool"
+    if annotation == "str":
+        return None if isinstance(value, str) else f"{name}={_show(value)} must be a str"
+    if annotation == "tuple[str, ...]":
+        if isinstance(value, tuple) and all(isinstance(item, str) for item in value):
+            return None
+        return f"{name}={_show(value)} must be a tuple of str{nullable}"
+    if annotation == "tuple[int, int]":
+        if isinstance(value, tuple) and len(value) == 2 and all(map(_is_int, value)):
+            return None
+        return f"{name}={_show(value)} must be a tuple of 2 ints{nullable}"
+    if annotation == "tuple[tuple[int, int], ...]":
+        if isinstance(value, tuple) and all(
+                isinstance(pair, tuple) and len(pair) == 2 and all(map(_is_int, pair))
+                for pair in value):
+            return None
+        return f"{name}={_show(value)} must be a tuple of (int, int) pairs{nullable}"
+    raise TypeError(f"RuleSet field {name!r}: no check for the annotation {annotation!r}")
 
 
 @dataclass(frozen=True)
@@ -114,32 +208,49 @@ class RuleSet:
     individual: bool = False                    # partnership option
 
     def __post_init__(self):
-        problems = []
-        for item in dataclasses.fields(self):
+        fields = dataclasses.fields(self)
+        problems = [problem for item in fields
+                    if (problem := _type_problem(item.name, getattr(self, item.name),
+                                                 str(item.type))) is not None]
+        if problems:                    # the checks below compare numbers and strings
+            self._fail(problems)
+        for item in fields:
             value = getattr(self, item.name)
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                problems.append(f"{item.name}={value!r} is negative")
-        if self.min_meld_size < 3:
-            problems.append(f"min_meld_size={self.min_meld_size!r} is below 3")
+            if _is_int(value):
+                low, high = INT_RANGES.get(item.name, (0, MAX_POINTS))
+                problem = _range_problem(item.name, value, low, high)
+                if problem:
+                    problems.append(problem)
+        for index, size in enumerate(self.three_player_biribaki_sizes):
+            problem = _range_problem(f"three_player_biribaki_sizes[{index}]", size, 0,
+                                     MAX_DECK_CARDS)
+            if problem:
+                problems.append(problem)
+        for index, (threshold, minimum) in enumerate(self.vulnerability):
+            for label, value, high in (("threshold", threshold, MAX_SCORE),
+                                       ("minimum", minimum, MAX_POINTS)):
+                problem = _range_problem(f"vulnerability[{index}] {label}", value, 0, high)
+                if problem:
+                    problems.append(problem)
+        if not self.name.strip():
+            problems.append(f"name={_show(self.name)} must not be empty")
         if self.biriba_size <= self.min_meld_size:
-            problems.append(f"biriba_size={self.biriba_size!r} must exceed min_meld_size")
-        if not 1 <= self.decks <= 3 or not 1 <= self.decks_six_players <= 3:
-            problems.append("decks must be 1..3 (the bitboard holds three copies of a kind)")
+            problems.append(f"biriba_size={_show(self.biriba_size)} must exceed min_meld_size")
+        if (self.ace_set_biriba_clean is None) != (self.ace_set_biriba_dirty is None):
+            problems.append(f"ace_set_biriba_clean={_show(self.ace_set_biriba_clean)} and "
+                            f"ace_set_biriba_dirty={_show(self.ace_set_biriba_dirty)}: "
+                            "set both or neither")
         if self.max_wilds_per_meld is None and self.naturals_per_wild is None:
             problems.append("set max_wilds_per_meld or naturals_per_wild (a wild limit)")
-        if self.naturals_per_wild is not None and self.naturals_per_wild < 1:
-            problems.append(f"naturals_per_wild={self.naturals_per_wild!r} must be at least 1")
         for rank in self.set_excluded_ranks + (self.set_biriba_ranks or ()):
             if rank not in RANKS:
-                problems.append(f"unknown rank {rank!r}")
+                problems.append(f"unknown rank {_show(rank)}")
         if self.hearts_super_trump and not self.has_trump:
             problems.append("hearts_super_trump needs has_trump")
         if self.wild_sets and not self.sets_allowed:
             problems.append("wild_sets needs sets_allowed")
         if self.super_biriba and self.super_biriba_size <= self.biriba_size:
             problems.append("super_biriba_size must exceed biriba_size")
-        if self.full_run_size != RANK_COUNT:
-            problems.append(f"full_run_size={self.full_run_size!r}: a full run has 13 cards")
         for name, allowed in (
             ("pile_pickup", PILE_PICKUP_MODES),
             ("turned_wild", TURNED_WILD_MODES),
@@ -147,12 +258,60 @@ class RuleSet:
             ("stock_exhausted", STOCK_EXHAUSTED_MODES),
         ):
             if getattr(self, name) not in allowed:
-                problems.append(f"{name}={getattr(self, name)!r} is not one of {allowed}")
+                problems.append(f"{name}={_show(getattr(self, name))} is not one of {allowed}")
         thresholds = [threshold for threshold, _ in self.vulnerability]
-        if thresholds != sorted(thresholds):
-            problems.append(f"vulnerability={self.vulnerability!r} is not ascending")
+        if any(low >= high for low, high in zip(thresholds, thresholds[1:])):
+            problems.append(f"vulnerability={_show(self.vulnerability)} is not ascending "
+                            "(each threshold above the one before)")
         if problems:
-            raise InvalidRulesError(f"rule set {self.name!r}: " + "; ".join(problems))
+            self._fail(problems)
+
+    def _fail(self, problems: list[str]):
+        raise InvalidRulesError(f"rule set {_show(self.name)}: " + "; ".join(problems))
+
+    # The deal (RULES.md §4) -----------------------------------------------------
+    def packet_sizes(self, players: int) -> tuple[int, ...]:
+        """Cards of each biribaki: one per team (per player with 2), 18 and 11 with 3."""
+        if players == 3:
+            return tuple(self.three_player_biribaki_sizes)
+        return (self.biribaki_size,) * (3 if players == 6 else 2)
+
+    def deck_cards(self, players: int) -> int:
+        """Cards in play (RULES.md §1): 52 and the jokers per deck."""
+        return (SUITED_KIND_COUNT + self.jokers_per_deck) * self.deck_count(players)
+
+    def check_deal(self, players: int) -> None:
+        """Raise :class:`InvalidRulesError` unless the deal of RULES.md §4 fits the decks.
+
+        The hands, the biribakia and the turned-up card must leave at least
+        ``MIN_STOCK`` card in the stock, and every biribaki holds a card.
+        """
+        where = f"rule set {_show(self.name)} with {_show(players)} players"
+        if not _is_int(players) or players not in DEAL_PLAYERS:
+            raise InvalidRulesError(
+                f"{where}: rules §4 deals for 2, 3, 4 or 6 players")
+        packets = self.packet_sizes(players)
+        if min(packets) < 1:
+            field = "three_player_biribaki_sizes" if players == 3 else "biribaki_size"
+            raise InvalidRulesError(
+                f"{where}: {field}={_show(getattr(self, field))} deals a biribaki of 0 cards; "
+                "every biribaki needs at least 1 card")
+        turned = 1 if self.turn_up_card else 0
+        dealt = players * self.hand_size + sum(packets) + turned
+        total = self.deck_cards(players)
+        if dealt + MIN_STOCK <= total:
+            return
+        if len(set(packets)) == 1:
+            packet_text = f"{len(packets)} packets of {packets[0]}"
+        else:
+            packet_text = "packets of " + " and ".join(map(str, packets))
+        text = f"{players} hands of {self.hand_size} + {packet_text}"
+        if turned:
+            text += " + 1 turned card"
+        message = f"{where}: {text} = {dealt} cards, the decks hold {total}"
+        if dealt <= total:
+            message += f" and the stock must keep at least {MIN_STOCK} card"
+        raise InvalidRulesError(message)
 
     # Derived values -----------------------------------------------------------
     def deck_count(self, players: int) -> int:
@@ -324,20 +483,35 @@ PRESETS: dict[str, RuleSet] = {
     for rules in (CLASSIC, CYPRUS, PARTNERSHIP, GREEK, BARIMBA, THREES, VENEZUELAN)
 }
 
-# Options that RULES.md §8 names, as field overrides.
-OPTIONS: dict[str, dict] = {
-    "no_wild_twos": {"wild_twos": False},
-    "super_biriba": {"super_biriba": True},
-    "hard_close": {"close_min_biribas": 2},
-    "individual": {"individual": True, "target_score": 1500, "target_score_small": 1500},
-    "hearts_super_trump": {"hearts_super_trump": True},
-    "pile_top_must_meld": {"pile_top_must_meld": True},
-    "sets": {"sets_allowed": True},
+
+class Option(NamedTuple):
+    """A named option (RULES.md §8): the presets it belongs to and its field overrides."""
+
+    presets: tuple[str, ...]
+    overrides: dict
+
+
+# Options that RULES.md §8 names, with the presets whose row (or clause) names them.
+# hearts_super_trump: §8 lists it under greek, but §3 states it for any trump suit and
+# the classic meld tests use it, so it belongs to every preset with trump.
+OPTIONS: dict[str, Option] = {
+    "no_wild_twos": Option(("partnership",), {"wild_twos": False}),
+    "super_biriba": Option(("partnership",), {"super_biriba": True}),
+    "hard_close": Option(("partnership",), {"close_min_biribas": 2}),
+    "individual": Option(("partnership",), {"individual": True, "target_score": 1500,
+                                            "target_score_small": 1500}),
+    "hearts_super_trump": Option(("greek", "classic", "cyprus"), {"hearts_super_trump": True}),
+    "pile_top_must_meld": Option(("greek",), {"pile_top_must_meld": True}),
+    "sets": Option(("greek",), {"sets_allowed": True}),
 }
 
 
-def get_rules(name: str | RuleSet = "classic", *options: str, **overrides) -> RuleSet:
+def get_rules(name: str | RuleSet = "classic", /, *options: str, **overrides) -> RuleSet:
     """A preset by name, with named options (RULES.md §8) and field overrides.
+
+    An option applies only to the presets it belongs to (``Option.presets``); a
+    rule set given as ``name`` takes the options of the preset it is named after.
+    ``name`` is positional, so ``name=...`` is an override of the field like any other.
 
     >>> get_rules("partnership", "super_biriba").super_biriba
     True
@@ -345,16 +519,21 @@ def get_rules(name: str | RuleSet = "classic", *options: str, **overrides) -> Ru
     if isinstance(name, RuleSet):
         base = name
     else:
-        key = str(name).strip().lower()
+        key = name.strip().lower() if isinstance(name, str) else None
         if key not in PRESETS:
             raise InvalidRulesError(
-                f"unknown rule preset {name!r} (known: {', '.join(PRESETS)})"
+                f"unknown rule preset {_show(name)} (known: {', '.join(PRESETS)})"
             )
         base = PRESETS[key]
     merged: dict = {}
     for option in options:
-        if option not in OPTIONS:
-            raise InvalidRulesError(f"unknown rule option {option!r} (known: {', '.join(OPTIONS)})")
-        merged.update(OPTIONS[option])
+        if not isinstance(option, str) or option not in OPTIONS:
+            raise InvalidRulesError(
+                f"unknown rule option {_show(option)} (known: {', '.join(OPTIONS)})")
+        presets, changes = OPTIONS[option]
+        if base.name not in presets:
+            raise InvalidRulesError(
+                f"option {option!r} belongs to {', '.join(presets)}, not {base.name}")
+        merged.update(changes)
     merged.update(overrides)
     return base.replace(**merged) if merged else base

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from solver.engine import layout as L
-from solver.errors import BiribaError
+from solver.errors import BiribaError, InvalidRulesError
 from solver.values import rule_params
 from solver.rules import RuleSet, get_rules
 
@@ -32,6 +32,9 @@ class EngineRules(NamedTuple):
     set_bonus: np.ndarray      # int64[14, 2, S]
 
 
+MAX_JOKERS = 6          # a meld key counts jokers in 3 bits; the kernels' MAX_DEPTH fits 6
+MAX_VULNERABILITY = (L.R_SIZE - L.R_VULN) // 2     # (threshold, minimum) pairs: 4
+
 MISSING = (
     ("red_threes_out", "red threes out of play (threes)"),
     ("black_threes_freeze", "black threes freeze the pile (threes)"),
@@ -44,16 +47,45 @@ MISSING = (
 
 
 def check_supported(rules: RuleSet, players: int) -> None:
-    if players not in (2, 3, 4, 6):
+    """Raise a :class:`BiribaError` unless the engine can deal and play ``rules``.
+
+    Runs before any numba code: a deal that overflows the decks or the state
+    array's capacities (layout.py) would read or write past its arrays.
+    """
+    if not isinstance(rules, RuleSet):
+        raise InvalidRulesError(f"rules must be a RuleSet or a preset name, got {rules!r:.60}")
+    if isinstance(players, bool) or players not in (2, 3, 4, 6):
         raise EngineUnsupportedError(f"players must be 2, 3, 4 or 6, got {players!r}")
+    if rules.individual and players > 3:
+        raise EngineUnsupportedError(
+            f"option 'individual' with {players} players: the engine holds at most "
+            f"{L.MAX_TEAMS} teams; play 'individual' with 2 or 3 players, or leave the option "
+            f"out to play {players} players in partnerships")
     for field, rule in MISSING:
         if getattr(rules, field):
             raise EngineUnsupportedError(
                 f"rule set {rules.name!r} needs {rule}, which the engine does not implement yet "
                 "(supported: classic, cyprus, partnership, greek, barimba)")
-    if rules.individual and players > 3:
-        raise EngineUnsupportedError(
-            f"option 'individual' with {players} players: the engine holds at most 3 teams")
+    rules.check_deal(players)          # InvalidRulesError: the deal does not fit the decks
+    check_capacity(rules, players)
+
+
+def check_capacity(rules: RuleSet, players: int) -> None:
+    """The engine's fixed capacities (layout.py); RuleSet's ranges keep every preset inside."""
+    where = f"rule set {rules.name!r} with {players} players"
+    cards = rules.deck_cards(players)
+    packets = rules.packet_sizes(players)
+    limits = (
+        (teams_of(rules, players), L.MAX_TEAMS, "teams"),
+        (len(packets), L.MAX_PACKETS, "biribakia"),
+        (cards, L.MAX_CARDS, "cards (the stock and the pile hold at most that many)"),
+        (rules.joker_count(players), MAX_JOKERS, "jokers"),
+        (cards // rules.min_meld_size, L.MAX_MELDS, "melds a team may lay"),
+        (len(rules.vulnerability), MAX_VULNERABILITY, "vulnerability thresholds"),
+    )
+    for value, limit, what in limits:
+        if value > limit:
+            raise EngineUnsupportedError(f"{where}: {value} {what}; the engine holds {limit}")
 
 
 def teams_of(rules: RuleSet, players: int) -> int:
@@ -64,6 +96,8 @@ def teams_of(rules: RuleSet, players: int) -> int:
 
 
 def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRules:
+    """The rule array and tables for ``players``; refuses (a BiribaError) what the engine
+    cannot deal or play (:func:`check_supported`) before any numba code sees it."""
     rules = get_rules(rules) if isinstance(rules, str) else rules
     check_supported(rules, players)
     array = np.zeros(L.R_SIZE, dtype=np.int64)
@@ -95,8 +129,6 @@ def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRu
     array[L.R_TARGET] = rules.target(players)
     array[L.R_BIRIBA_SIZE] = rules.biriba_size
     array[L.R_WILD_TWOS] = int(rules.wild_twos)
-    if len(rules.vulnerability) > 4:
-        raise EngineUnsupportedError("at most 4 vulnerability thresholds")
     array[L.R_VULN_N] = len(rules.vulnerability)
     for index, (threshold, minimum) in enumerate(rules.vulnerability):
         array[L.R_VULN + 2 * index] = threshold
