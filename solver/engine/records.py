@@ -2,8 +2,9 @@
 
 A record replays: :func:`load` rebuilds the game, deals with the seed and
 applies every action through the checked API, then compares the result with
-the record's ``final`` block. A malformed or inconsistent record raises
-:class:`~solver.errors.RecordError` quoting what is wrong.
+the record's ``final`` block. Records are validated strictly: anything
+malformed or inconsistent raises :class:`~solver.errors.RecordError` quoting
+what is wrong (shortened), never another exception.
 
 Format (version 1)::
 
@@ -13,21 +14,140 @@ Format (version 1)::
      "final": {"round_scores": [...], "match_scores": [...], "end_reason": "closed",
                "terminal": true}}
 
-``moves`` is the readable form of ``actions`` and is not read back.
+What a record must hold:
+
+* The file: UTF-8 text (a UTF-8 byte-order mark is allowed; NUL bytes, UTF-16
+  and other encodings are not), at most :data:`MAX_RECORD_BYTES`, one JSON
+  object whose keys appear once each and are exactly ``format``, ``version``,
+  ``match``, ``players``, ``rules``, ``seed``, ``dealer``, ``actions``, ``moves``
+  and ``final``. JSON nested deeper than the parser allows is refused.
+* ``format`` the string ``"biriba-record"``; ``version`` the integer 1.
+* ``match`` a boolean; ``players`` an integer in 2, 3, 4, 6; ``dealer`` an
+  integer with ``0 <= dealer < players``; ``seed`` an integer with
+  ``0 <= seed < 2**63`` (the engine seeds an int64). Integers are never booleans.
+* ``rules`` an object with every :class:`~solver.rules.RuleSet` field, and no
+  other, each of its field's type: ``int`` an integer (``-2**63 <= v < 2**63``),
+  ``str`` a string, ``bool`` a boolean, ``X | None`` an X or ``null``, tuples
+  lists (of lists) of their element types. ``name`` is a preset name
+  (:data:`~solver.rules.PRESETS`); the fields may differ from the preset's (options
+  and overrides). The values must then pass :class:`RuleSet`'s own checks and the
+  engine must support the rules with that many players.
+* ``actions`` a list of integers ``0 <= a < 2**63``, each legal when replayed.
+* ``moves`` a list of strings as long as ``actions``: ``moves[i]`` is the text of
+  ``actions[i]`` (``State.action_to_string``) just before it is applied.
+* ``final`` an object with exactly ``round_scores`` and ``match_scores`` (lists of
+  integers), ``end_reason`` (a string, ``""`` while not over; ``null`` reads as
+  ``""``) and ``terminal`` (a boolean), all equal to the replay's.
+
+:func:`save` writes a record atomically (a temporary file in the same folder,
+then ``os.replace``); :func:`check_writable` tells before a game whether a path
+can take a record.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import secrets
+import stat
+import types
+import typing
 from pathlib import Path
 
-from solver.engine.api import Game, State
-from solver.errors import BiribaError, IllegalMoveError, RecordError
-from solver.rules import RuleSet
+from solver.engine import layout as L
+from solver.engine.api import Game, State, decode
+from solver.errors import BiribaError, RecordError
+from solver.rules import PRESETS, RuleSet
 
 FORMAT = "biriba-record"
 VERSION = 1
+KEYS = ("format", "version", "match", "players", "rules", "seed", "dealer", "actions",
+        "moves", "final")
+FINAL_KEYS = ("round_scores", "match_scores", "end_reason", "terminal")
+PLAYER_COUNTS = (2, 3, 4, 6)
+MAX_RECORD_BYTES = 50 * 1024 * 1024
+INT64 = 1 << 63
+QUOTE = 60                       # characters of an offending value quoted in a message
+
+# Exceptions that bad values may raise inside RuleSet, Game and the engine set-up.
+_BAD_VALUE = (BiribaError, ValueError, TypeError, ArithmeticError, LookupError)
+
+
+# --- quoting ---------------------------------------------------------------------------
+
+
+def _quote(value, limit: int = QUOTE) -> str:
+    """A short repr of any value: bounded in length and depth, safe on huge ints."""
+    parts: list[str] = []
+    budget = [limit + 1]
+
+    def put(text: str) -> bool:
+        parts.append(text[:budget[0]])
+        budget[0] -= len(text)
+        return budget[0] > 0
+
+    def walk(item, depth: int) -> bool:
+        if depth > 8:
+            return put("...")
+        if isinstance(item, bool) or item is None:
+            return put(repr(item))
+        if isinstance(item, int):
+            if item.bit_length() > 160:
+                return put(f"<{'-' if item < 0 else ''}integer of {item.bit_length()} bits>")
+            return put(repr(item))
+        if isinstance(item, str):
+            return put(repr(item[:limit + 1]))
+        if isinstance(item, (list, tuple)):
+            opening, closing = ("[", "]") if isinstance(item, list) else ("(", ")")
+            if not put(opening):
+                return False
+            for index, element in enumerate(item):
+                if (index and not put(", ")) or not walk(element, depth + 1):
+                    return False
+            return put(closing)
+        if isinstance(item, dict):
+            if not put("{"):
+                return False
+            for index, (key, element) in enumerate(item.items()):
+                if index and not put(", "):
+                    return False
+                if not walk(key, depth + 1) or not put(": ") or not walk(element, depth + 1):
+                    return False
+            return put("}")
+        try:
+            text = repr(item)
+        except Exception:                     # noqa: BLE001 - a repr may fail in any way
+            text = f"<{type(item).__name__}>"
+        return put(text[:limit + 1])
+
+    walk(value, 0)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _quote_path(path, limit: int = 160) -> str:
+    """A path quoted for a message; a long one keeps its end (the file's name)."""
+    text = str(path)
+    if len(text) > limit:
+        text = "..." + text[-(limit - 3):]
+    return repr(text)
+
+
+def _names(keys) -> str:
+    return ", ".join(sorted(_quote(key, 40) for key in keys))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _error_text(error: BaseException, limit: int = 300) -> str:
+    text = str(error)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# --- writing ---------------------------------------------------------------------------
 
 
 def to_record(state: State) -> dict:
@@ -59,69 +179,342 @@ def _final(state: State) -> dict:
     }
 
 
-def _rules_from(data) -> RuleSet:
-    if not isinstance(data, dict):
-        raise RecordError(f"'rules' must be an object, got {data!r:.80}")
-    fields = {item.name: item for item in dataclasses.fields(RuleSet)}
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        raise RecordError(f"unknown rule field(s) in the record: {', '.join(unknown)}")
-    values = {}
-    for name, value in data.items():
-        if isinstance(value, list):
-            value = tuple(tuple(item) if isinstance(item, list) else item for item in value)
-        values[name] = value
-    try:
-        return RuleSet(**values)
-    except (BiribaError, TypeError) as error:
-        raise RecordError(f"the record's rules are not valid: {error}") from None
+def check_writable(path) -> None:
+    """Raise :class:`RecordError` unless a record can be written at ``path``.
 
-
-def from_record(data) -> State:
-    """Replay a record (a dict); returns the final state."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} object: {str(data)[:80]!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not {VERSION}")
-    for name, kind in (("players", int), ("seed", int), ("dealer", int), ("actions", list)):
-        if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool):
-            raise RecordError(f"record field {name!r} must be {kind.__name__}, "
-                              f"got {data.get(name)!r:.60}")
+    For the CLI before a game starts: the folder must exist, the path must not
+    be a folder, and the file must open for appending (an existing file is not
+    truncated; a file created by the check is removed again).
+    """
+    target = _path(path)
+    name = _quote_path(target)
+    if _is_dir(target):
+        raise RecordError(f"cannot write record {name}: it is a directory")
+    folder = target.parent
+    if not _is_dir(folder):
+        raise RecordError(f"cannot write record {name}: the directory "
+                          f"{_quote_path(folder)} does not exist")
+    existed = os.path.lexists(target)
     try:
-        game = Game(data["players"], _rules_from(data.get("rules")), match=bool(data.get("match")))
-    except RecordError:
-        raise
-    except BiribaError as error:
-        raise RecordError(f"the record's game cannot be played: {error}") from None
-    state = game.new_initial_state(data["seed"], data["dealer"])
-    for index, action in enumerate(data["actions"]):
-        if not isinstance(action, int) or isinstance(action, bool):
-            raise RecordError(f"action {index} is not an integer: {action!r:.60}")
+        with open(target, "a", encoding="utf-8"):
+            pass
+    except (OSError, ValueError) as error:
+        raise RecordError(f"cannot write record {name}: {_why(error)}") from None
+    if not existed:
         try:
-            state.apply_action(action)
-        except IllegalMoveError as error:
-            raise RecordError(f"action {index} ({action}) cannot be replayed: {error}") from None
-    final = data.get("final")
-    if final is not None:
-        got = _final(state)
-        for key, value in final.items():
-            if key in got and got[key] != value:
-                raise RecordError(
-                    f"the replay ends with {key} {got[key]!r}, the record says {value!r}")
-    return state
+            target.unlink()
+        except OSError:
+            pass
 
 
 def save(state: State, path) -> None:
-    Path(path).write_text(json.dumps(to_record(state), indent=1) + "\n")
+    """Write ``state``'s record to ``path`` atomically; :class:`RecordError` on failure."""
+    target = _path(path)
+    name = _quote_path(target)
+    text = json.dumps(to_record(state), indent=1) + "\n"
+    if _is_dir(target):
+        raise RecordError(f"cannot write record {name}: it is a directory")
+    temporary = target.parent / f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except (OSError, ValueError) as error:
+        raise RecordError(f"cannot write record {name}: {_why(error)}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        except OSError:
+            pass                              # no old file: keep the umask's mode
+        os.replace(temporary, target)
+    except (OSError, ValueError) as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise RecordError(f"cannot write record {name}: {_why(error)}") from None
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def _path(path) -> Path:
+    try:
+        return Path(path)
+    except TypeError:
+        raise RecordError(f"a record path must be a string or a path, got {_quote(path)}") \
+            from None
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def _why(error: Exception) -> str:
+    return _error_text(getattr(error, "strerror", None) or error, 200)
+
+
+def _unique_keys(pairs):
+    data = {}
+    for key, value in pairs:
+        if key in data:
+            raise RecordError(f"the key {_quote(key)} appears twice in one object")
+        data[key] = value
+    return data
 
 
 def load(path) -> State:
+    """Read, validate and replay the record at ``path``; returns the final state."""
+    target = _path(path)
+    name = _quote_path(target)
+    if _is_dir(target):
+        raise RecordError(f"cannot read record {name}: it is a directory")
     try:
-        text = Path(path).read_text()
-    except OSError as error:
-        raise RecordError(f"cannot read record {str(path)!r}: {error.strerror}") from None
+        with open(target, "rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
+    except (OSError, ValueError) as error:
+        raise RecordError(f"cannot read record {name}: {_why(error)}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"record {name} is larger than {MAX_RECORD_BYTES} bytes")
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise RecordError(f"record {name} is not UTF-8 text: it holds NUL bytes "
+                          f"(UTF-16 or binary?), the first at offset {nul}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"record {str(path)!r} is not valid JSON: {error}") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"record {name} is not UTF-8 text: byte "
+                          f"0x{raw[error.start]:02x} at offset {error.start}") from None
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except RecordError as error:
+        raise RecordError(f"record {name} is not valid: {error}") from None
+    except RecursionError:
+        raise RecordError(f"record {name} is not valid JSON: nested too deeply") from None
+    except ValueError as error:                # JSONDecodeError, too many digits
+        raise RecordError(f"record {name} is not valid JSON: {_error_text(error)}") from None
     return from_record(data)
+
+
+def _keys(data: dict, known, what: str) -> None:
+    missing = [key for key in known if key not in data]
+    if missing:
+        raise RecordError(f"{what} lacks the key(s) {_names(missing)}")
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        raise RecordError(f"unknown key(s) in {what}: {_names(unknown)}")
+
+
+def _int_field(data: dict, name: str, low: int, high: int, what: str = "record field") -> int:
+    value = data[name]
+    if not _is_int(value):
+        raise RecordError(f"{what} {name!r} must be int, got {_quote(value)}")
+    if not low <= value < high:
+        shown = "2**63" if high == INT64 else str(high)
+        raise RecordError(f"{what} {name!r} must be at least {low} and below {shown}, "
+                          f"got {_quote(value)}")
+    return value
+
+
+def _type_name(hint) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_type_name(arg) for arg in typing.get_args(hint))
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of {_type_name(args[0])}"
+        return "[" + ", ".join(_type_name(arg) for arg in args) + "]"
+    if hint is type(None):
+        return "null"
+    return getattr(hint, "__name__", str(hint))
+
+
+class _Mismatch(Exception):
+    """A value that does not have its rule field's type (``args[0]``: a note, or none)."""
+
+
+def _convert(value, hint):
+    """``value`` as the type ``hint`` (lists become tuples), or :class:`_Mismatch`."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        notes = []
+        for arg in typing.get_args(hint):
+            try:
+                return _convert(value, arg)
+            except _Mismatch as mismatch:
+                notes.extend(mismatch.args)
+        raise _Mismatch(*notes[:1])
+    if origin is tuple:
+        if not isinstance(value, (list, tuple)):
+            raise _Mismatch
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(item, args[0]) for item in value)
+        if len(value) != len(args):
+            raise _Mismatch
+        return tuple(_convert(item, arg) for item, arg in zip(value, args))
+    if hint is type(None):
+        if value is not None:
+            raise _Mismatch
+        return None
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise _Mismatch
+        return value
+    if hint is int:
+        if not _is_int(value):
+            raise _Mismatch
+        if not -INT64 <= value < INT64:
+            raise _Mismatch("integers must lie in -2**63 .. 2**63 - 1")
+        return value
+    if hint is float:
+        if not (_is_int(value) or isinstance(value, float)):
+            raise _Mismatch
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise _Mismatch
+        return value
+    return value                              # a type this check does not know: RuleSet checks
+
+
+def _rule_types() -> dict:
+    hints = typing.get_type_hints(RuleSet)
+    return {item.name: hints.get(item.name, typing.Any) for item in dataclasses.fields(RuleSet)}
+
+
+def _rules_from(data) -> RuleSet:
+    if not isinstance(data, dict):
+        raise RecordError(f"'rules' must be an object, got {_quote(data)}")
+    fields = _rule_types()
+    missing = [name for name in fields if name not in data]
+    if missing:
+        raise RecordError(f"the record's rules lack the field(s) {_names(missing)}")
+    unknown = [name for name in data if name not in fields]
+    if unknown:
+        raise RecordError(f"unknown rule field(s) in the record: {_names(unknown)}")
+    values = {}
+    for name, hint in fields.items():
+        try:
+            values[name] = _convert(data[name], hint)
+        except _Mismatch as mismatch:
+            note = f" ({mismatch.args[0]})" if mismatch.args else ""
+            raise RecordError(f"rule field {name!r} must be {_type_name(hint)}, "
+                              f"got {_quote(data[name])}{note}") from None
+    if values["name"] not in PRESETS:
+        raise RecordError(f"unknown preset {_quote(values['name'])} in the record's rules "
+                          f"(known: {', '.join(PRESETS)})")
+    try:
+        return RuleSet(**values)
+    except _BAD_VALUE as error:
+        raise RecordError(f"the record's rules are not valid: {_error_text(error)}") from None
+
+
+def _check_final(final) -> None:
+    if not isinstance(final, dict):
+        raise RecordError(f"record field 'final' must be an object, got {_quote(final)}")
+    _keys(final, FINAL_KEYS, "the record's 'final'")
+    for name in ("round_scores", "match_scores"):
+        value = final[name]
+        if not isinstance(value, list) or not all(_is_int(item) for item in value):
+            raise RecordError(f"'final' field {name!r} must be a list of int, "
+                              f"got {_quote(value)}")
+    if not (final["end_reason"] is None or isinstance(final["end_reason"], str)):
+        raise RecordError(f"'final' field 'end_reason' must be a string or null, "
+                          f"got {_quote(final['end_reason'])}")
+    if not isinstance(final["terminal"], bool):
+        raise RecordError(f"'final' field 'terminal' must be a boolean, "
+                          f"got {_quote(final['terminal'])}")
+
+
+def _check_shape(data) -> None:
+    """Everything a record must hold that needs no replay (the module docstring)."""
+    if not isinstance(data, dict):
+        raise RecordError(f"not a {FORMAT} object: {_quote(data)}")
+    if data.get("format") != FORMAT or not isinstance(data.get("format"), str):
+        raise RecordError(f"not a {FORMAT} object: its 'format' is "
+                          f"{_quote(data.get('format'))}")
+    version = data.get("version")
+    if not _is_int(version) or version != VERSION:
+        raise RecordError(f"record version {_quote(version)} is not {VERSION}")
+    _keys(data, KEYS, "the record")
+    if not isinstance(data["match"], bool):
+        raise RecordError(f"record field 'match' must be a boolean, got {_quote(data['match'])}")
+    players = data["players"]
+    if not _is_int(players):
+        raise RecordError(f"record field 'players' must be int, got {_quote(players)}")
+    if players not in PLAYER_COUNTS:
+        raise RecordError(f"record field 'players' must be 2, 3, 4 or 6, got {_quote(players)}")
+    _int_field(data, "seed", 0, INT64)
+    _int_field(data, "dealer", 0, players)
+    actions, moves = data["actions"], data["moves"]
+    if not isinstance(actions, list):
+        raise RecordError(f"record field 'actions' must be a list, got {_quote(actions)}")
+    for index, action in enumerate(actions):
+        if not _is_int(action):
+            raise RecordError(f"action {index} is not an integer: {_quote(action)}")
+        if not 0 <= action < INT64:
+            raise RecordError(f"action {index} must be at least 0 and below 2**63, "
+                              f"got {_quote(action)}")
+    if not isinstance(moves, list):
+        raise RecordError(f"record field 'moves' must be a list, got {_quote(moves)}")
+    for index, move in enumerate(moves):
+        if not isinstance(move, str):
+            raise RecordError(f"move {index} is not a string: {_quote(move)}")
+    if len(moves) != len(actions):
+        raise RecordError(f"the record has {len(moves)} moves for {len(actions)} actions")
+    _check_final(data["final"])
+
+
+def _safe_meld_key(key: int) -> bool:
+    """Whether ``core.key_counts`` stays inside its 53 counts for ``key``."""
+    return not ((key >> 40) & 3 == 2 and ((key >> 11) & 15) >= 13)
+
+
+def _refusal(state: State, action: int) -> str:
+    """Why ``action`` cannot be applied, without feeding the engine a malformed key."""
+    kind_of_action, _, key = decode(action)
+    if state.is_terminal():
+        return f"the {state.phase.split('_')[0]} is over (no more actions)"
+    if not L.ACTION_DRAW <= kind_of_action <= L.ACTION_REDRAW or (
+            kind_of_action in (L.ACTION_LAY, L.ACTION_EXTEND) and not _safe_meld_key(key)):
+        return "it is not an action"
+    try:
+        return state._reason(action)
+    except Exception:                          # noqa: BLE001 - only the explanation failed
+        return "it is not legal here"
+
+
+def from_record(data) -> State:
+    """Validate and replay a record (a dict); returns the final state."""
+    _check_shape(data)
+    rules = _rules_from(data["rules"])
+    try:
+        game = Game(data["players"], rules, match=data["match"])
+        state = game.new_initial_state(data["seed"], data["dealer"])
+    except _BAD_VALUE as error:
+        raise RecordError(f"the record's game cannot be played: {_error_text(error)}") from None
+    moves = data["moves"]
+    for index, action in enumerate(data["actions"]):
+        if not state.can_apply(action):
+            raise RecordError(f"action {index} ({action}) cannot be replayed: "
+                              f"{_error_text(_refusal(state, action))}")
+        text = state.action_to_string(action)
+        if moves[index] != text:
+            raise RecordError(f"move {index} reads {_quote(moves[index])} but action {index} "
+                              f"is {_quote(text)}")
+        state.apply_trusted(action)
+    got = _final(state)
+    final = data["final"]
+    for key in FINAL_KEYS:
+        said = final[key]
+        if got[key] != ("" if key == "end_reason" and said is None else said):
+            raise RecordError(f"the replay ends with {key} {_quote(got[key])}, "
+                              f"the record says {_quote(said)}")
+    return state
