@@ -116,9 +116,42 @@ def _all_discards(state):
     return [encode(L.ACTION_DISCARD, 0, kind) for kind in range(53)]
 
 
-def test_5_1_one_card_in_hand_may_not_take_a_one_card_pile():
+def test_5_1_one_card_in_hand_may_take_a_one_card_pile():
+    """§5.1 allows the pile; §7 forbids only the closing sequence (below)."""
     state = position(Game(4), hands={0: "4H"}, pile="QC", phase="draw")
-    assert texts(state) == ["draw"]
+    assert texts(state) == ["draw", "pile"]
+    play(state, "pile")
+    assert "discard 4H" in texts(state) and "discard QC" not in texts(state)
+
+
+def test_7_one_card_pile_taken_with_one_card_may_not_meld_and_close():
+    """000 (RULES.md §7): take a one-card pile holding one card, meld, discard to close: no."""
+    table = {0: ["5C 6C 7C 2S 9C 10C JC"]}        # a biriba: the team may close
+    drawn = position(Game(4), hands={0: "4H QC"}, table=table, phase="play",
+                     packet_taken=(0,))
+    extend = next(t for t in texts(drawn) if t.startswith("extend") and "QC" in t)
+    play(drawn, extend)                           # control: after a draw, closing is fine
+    play(drawn, "discard 4H")
+    assert drawn.is_terminal() and drawn.end_reason == "closed"
+
+    state = position(Game(4), hands={0: "4H"}, pile="QC", table=table, phase="draw",
+                     packet_taken=(0,))
+    play(state, "pile")
+    assert not any(t.startswith("extend") and "QC" in t for t in texts(state))
+    play(state, "discard 4H")                     # keeping QC does not close
+    assert not state.is_terminal() and state.hand(0) == hand("QC")
+
+
+def test_7_one_card_pile_taken_with_one_card_may_still_meld_into_the_packet():
+    """Not closing: the last card's discard takes the team's untouched packet (§5.4)."""
+    table = {0: ["9C 10C JC"]}
+    state = position(Game(4), hands={0: "4H"}, pile="QC", table=table, phase="draw")
+    play(state, "pile")
+    extend = next(t for t in texts(state) if t.startswith("extend") and "QC" in t)
+    play(state, extend)
+    assert "discard 4H" in texts(state)
+    play(state, "discard 4H")
+    assert not state.is_terminal() and len(state.hand(0)) == 11
 
 
 def test_5_1_partnership_pile_needs_the_top_card_to_fit():
@@ -431,3 +464,9 @@ def test_7_barimba_a_wild_that_dirties_the_only_clean_biriba_cannot_leave_one_ca
     roomy = position(Game(4, "barimba"), hands={0: "JK QS KD"},
                      table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packet_taken=[0], phase="play")
     assert "extend 0 +JK" in texts(roomy)    # two cards stay: no discard problem yet
+
+
+def test_5_1_a_one_card_pile_of_the_only_kind_held_may_not_be_taken():
+    """Holding only copies of the pile's card, nothing could be discarded this turn."""
+    state = position(Game(4), hands={0: "QC"}, pile="QC", phase="draw")
+    assert texts(state) == ["draw"]

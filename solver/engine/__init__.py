@@ -15,22 +15,31 @@ _DEPENDENCIES = ("core.py", "policies.py", "playout.py", "layout.py", "checks.py
                  os.path.join("..", "..", "kernels", "partition_numba.py"))
 
 
-def _refresh_numba_cache() -> None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
+def sources_digest() -> str | None:
+    """A fingerprint of the sources the compiled engine depends on (None: unreadable)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    cache = os.path.join(here, "__pycache__")
     digest = hashlib.blake2b(digest_size=16)
     for name in _DEPENDENCIES:
         try:
             with open(os.path.join(here, name), "rb") as source:
                 digest.update(source.read())
         except OSError:
-            return
+            return None
+    return digest.hexdigest()
+
+
+def _refresh_numba_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    cache = os.path.join(here, "__pycache__")
+    digest = sources_digest()
+    if digest is None:
+        return
     stamp = os.path.join(cache, "numba-sources.stamp")
     try:
         with open(stamp) as handle:
-            if handle.read() == digest.hexdigest():
+            if handle.read() == digest:
                 return
     except OSError:
         pass
@@ -40,7 +49,7 @@ def _refresh_numba_cache() -> None:
             if name.endswith((".nbi", ".nbc")):
                 os.remove(os.path.join(cache, name))
         with open(stamp, "w") as handle:
-            handle.write(digest.hexdigest())
+            handle.write(digest)
     except OSError:
         return   # a read-only install: numba uses its own cache directory there
 

@@ -24,12 +24,28 @@ from solver.cards import Hand, format_kind
 from solver.engine import core
 from solver.engine import layout as L
 from solver.engine.rules import engine_rules, teams_of
-from solver.errors import IllegalMoveError
+from solver.errors import IllegalMoveError, OutOfRangeError
 from solver.rules import RuleSet, get_rules
 
 PHASES = ("choose_trump", "draw", "play", "round_over", "match_over")
 TERMINAL = -4
 SUITS = "SHDC"
+
+
+MAX_SEED = 2**63 - 1     # seeds are int64 in the engine
+
+
+def check_seed(seed, count: int = 1) -> int:
+    """``seed`` as an int when ``seed .. seed + count - 1`` are all valid engine seeds."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise OutOfRangeError(f"seed {seed!r} must be an integer")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise OutOfRangeError(f"seed {seed} must be 0..{MAX_SEED}")
+    if int(seed) > MAX_SEED - (count - 1):
+        raise OutOfRangeError(
+            f"seed {seed}: {count} games use seeds up to {int(seed) + count - 1}, past the "
+            f"largest {MAX_SEED} (start at {MAX_SEED - count + 1} or below)")
+    return int(seed)
 
 
 class Game:
@@ -50,6 +66,10 @@ class Game:
         return 3 if self.players == 3 else self.teams
 
     def new_initial_state(self, seed: int = 0, dealer: int = 0) -> State:
+        check_seed(seed)
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not (
+                0 <= dealer < self.players):
+            raise OutOfRangeError(f"dealer {dealer!r} must be a seat 0..{self.players - 1}")
         array = np.zeros(L.SIZE, dtype=np.int64)
         core.new_game(array, self.engine.array, int(seed), int(dealer), int(self.match))
         return State(self, array, seed=int(seed), dealer=int(dealer))
@@ -162,6 +182,11 @@ class State:
     def stock(self) -> list[int]:
         return self.array[L.STOCK:L.STOCK + int(self.array[L.STOCK_N])].tolist()
 
+    def last_drawn(self) -> Hand | None:
+        """The card the player to act drew from the stock this turn, if any."""
+        kind = int(self.array[L.LAST_DRAWN])
+        return Hand.from_kinds([kind]) if kind >= 0 and self.phase == "play" else None
+
     @property
     def trump(self) -> str | None:
         trump = int(self.array[L.TRUMP])
@@ -230,7 +255,7 @@ class State:
         if kind_of_action == L.ACTION_DRAW:
             return "the stock is empty"
         if kind_of_action == L.ACTION_PILE:
-            return "the discard pile may not be taken now (RULES.md §5.1)"
+            return "the discard pile may not be taken now (rules §5.1)"
         hand = self.hand(seat)
         must = int(self.array[L.MUST])
         if kind_of_action == L.ACTION_DISCARD:
@@ -238,15 +263,18 @@ class State:
                 return f"{text}: {format_kind(key)} is not in seat {seat}'s hand"
             if key == int(self.array[L.BANNED]):
                 return (f"{text}: {format_kind(key)} came from a one-card pile and may not be "
-                        "discarded this turn (RULES.md §5.1)")
+                        "discarded this turn (rules §5.1)")
             if must >= 0:
                 return f"{text}: the pile's top card {format_kind(must)} must be melded first"
+            if len(hand) == 1 and int(self.array[L.TOOK_PILE]) == L.TOOK_LAST_CARD_PILE:
+                return (f"{text}: a turn that took a one-card pile with one card in hand may "
+                        "not close (rules §7)")
             return (f"{text}: this discard would break the vulnerability minimum or leave the "
-                    "hand empty without closing (RULES.md §6, §7)")
+                    "hand empty without closing (rules §6, §7)")
         if must >= 0:
             return f"{text}: a meld must use the pile's top card {format_kind(must)} first"
         return (f"{text} is not legal here (cards not in hand, not a legal meld, or it breaks "
-                "RULES.md §5-7)")
+                "rules §5-7)")
 
     # --- information sets ------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:

@@ -80,6 +80,8 @@ def key_counts(key, out):
                 out[suit * RANK_COUNT + rank] += 1
     elif tag == 2:
         rank = payload & 15
+        if rank >= RANK_COUNT:      # no meld has this key: an action made up by hand
+            return
         for suit in range(4):
             out[suit * RANK_COUNT + rank] += (payload >> (4 + 2 * suit)) & 3
 
@@ -407,7 +409,8 @@ def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clea
             return False
         pending = S[L.PENDING + seat] > 0 or (
             first_biriba and grows_biriba and stats[0] == 0 and packet_for(S, R, team) >= 0)
-        if not (close_ready(S, R, team, biribas, clean, runs, sets)
+        if not ((close_ready(S, R, team, biribas, clean, runs, sets)
+                 and S[L.TOOK_PILE] != L.TOOK_LAST_CARD_PILE)
                 or (not first_biriba and packet_for(S, R, team) >= 0)
                 or (first_biriba and pending)):
             return False
@@ -433,7 +436,8 @@ def discard_ok(S, R, seat, team, hand, held, kind, stats):
     if held == 1:
         biribas, clean, runs, sets = stats
         if close_ready(S, R, team, biribas, clean, runs, sets):
-            return True
+            # 000 (RULES.md §7): no closing after taking a one-card pile with one card in hand
+            return S[L.TOOK_PILE] != L.TOOK_LAST_CARD_PILE
         if R[L.R_FIRST_BIRIBA]:
             return S[L.PENDING + seat] > 0
         return packet_for(S, R, team) >= 0
@@ -484,11 +488,8 @@ def take_pile_ok(S, R, sc, vals, runb, setb):
     hand = hand_of(S, seat)
     held = hand.sum()
     top = S[L.PILE + n - 1]
-    if n == 1 and R[L.R_ONE_CARD]:
-        if held == 1:
-            return False            # 000: one card in hand may not take a one-card pile
-        if held == hand[top]:
-            return False            # nothing else to discard this turn
+    if n == 1 and R[L.R_ONE_CARD] and held == hand[top]:
+        return False                # every card would be of the banned kind: nothing to discard
     if R[L.R_RESTRICTED] and not _pile_condition(S, R, sc, vals, runb, setb, seat, team):
         return False
     if R[L.R_MUST_MELD]:
@@ -626,10 +627,15 @@ def take_pile(S, R):
         kind = S[L.PILE + i]
         S[L.HANDS + seat * L.KINDS + kind] += 1
         S[L.KNOWN + seat * L.KINDS + kind] += 1
+    held = 0
+    for kind in range(L.KINDS):
+        held += S[L.HANDS + seat * L.KINDS + kind]
     S[L.PILE_N] = 0
     S[L.TOOK_PILE] = 1
     if n == 1 and R[L.R_ONE_CARD]:
         S[L.BANNED] = top
+        if held == 2:
+            S[L.TOOK_PILE] = L.TOOK_LAST_CARD_PILE   # 000: this turn may not close (§7)
     if R[L.R_MUST_MELD]:
         S[L.MUST] = top
     S[L.REDRAW_OK] = 0

@@ -46,6 +46,10 @@ KEY_MASK = (1 << 42) - 1
 TARGET_MASK = 63
 MAX_ACTIONS = 1 << 14
 
+# TOOK_PILE's value when a one-card pile was taken with one card in hand: that turn
+# may not close (RULES.md §7, 000)
+TOOK_LAST_CARD_PILE = 2
+
 # --- state scalars ---------------------------------------------------------------
 PHASE = 0
 CURRENT = 1
@@ -55,7 +59,7 @@ STOCK_N = 4
 PILE_N = 5
 TURNS = 6               # turns finished this round
 ACTIONS = 7             # actions applied this match
-TOOK_PILE = 8
+TOOK_PILE = 8            # 0, 1 (the pile was taken this turn) or TOOK_LAST_CARD_PILE
 BANNED = 9              # kind that may not be discarded this turn (one-card pile), or -1
 MUST = 10               # kind that must be melded this turn (pile top), or -1
 LAST_DRAWN = 11

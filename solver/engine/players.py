@@ -14,6 +14,7 @@ import numpy as np
 from solver.engine import core
 from solver.engine import layout as L
 from solver.engine import policies
+from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError
 
 
@@ -30,7 +31,7 @@ class RandomPlayer:
 
     def __init__(self, seed: int = 0, generator: np.ndarray | None = None):
         self.generator = (generator if generator is not None
-                          else np.array([core.seed_rng(int(seed))], dtype=np.int64))
+                          else np.array([core.seed_rng(int(seed) & MAX_SEED)], dtype=np.int64))
 
     def choose(self, state) -> int:
         legal = state.legal_actions_array()

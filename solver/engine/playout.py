@@ -18,6 +18,8 @@ from solver.engine import layout as L
 from solver.engine.core import apply_action, new_game
 from solver.engine.policies import policy_action
 
+CUT_OFF = -2    # play_many's ``wins`` code of a game stopped before its end
+
 
 @njit(cache=True)
 def playout(S, R, sc, vals, runb, setb, policies, rng, max_actions, log):
@@ -45,7 +47,8 @@ def play_many(R, sc, vals, runb, setb, policies, first_seed, games, match_mode, 
 
     ``scores`` int64[games, entities] receives each game's round scores (round
     mode) or final match scores; ``wins`` int64[games] the winning entity
-    (highest score; -1 on a tie). Returns the total number of actions.
+    (highest score; -1 on a tie; CUT_OFF when it stopped at ``max_actions``
+    before its end). Returns the total number of actions.
     """
     S = np.zeros(L.SIZE, dtype=np.int64)
     log = np.empty(0, dtype=np.int64)
@@ -67,4 +70,6 @@ def play_many(R, sc, vals, runb, setb, policies, first_seed, games, match_mode, 
             elif scores[g, entity] == scores[g, top]:
                 tie = True
         wins[g] = -1 if tie else top
+        if S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER:
+            wins[g] = CUT_OFF                          # stopped at max_actions
     return total

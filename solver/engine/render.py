@@ -12,7 +12,7 @@ def render_state(state, seat: int | None) -> str:
     array = state.array
     lines = [
         f"{game.rules.name}, {game.players} players, round {int(array[L.ROUND]) + 1}, "
-        f"trump {state.trump or 'none'}, stock {int(array[L.STOCK_N])} cards, "
+        f"trump {_trump_text(state)}, stock {int(array[L.STOCK_N])} cards, "
         f"phase {state.phase.replace('_', ' ')}",
     ]
     pile = state.pile()
@@ -30,7 +30,8 @@ def render_state(state, seat: int | None) -> str:
             continue
         lines.append(f"{label}:")
         for index, (meld, value) in enumerate(zip(melds, points)):
-            lines.append(f"  [{index}] {meld}  ({value} pts)")
+            label = _biriba_label(meld, game.rules, state.trump)
+            lines.append(f"  [{index}] {meld}  ({value} pts)" + (f"  {label}" if label else ""))
     sizes = ", ".join(
         f"seat {s}: {len(state.hand(s))}" + (" (packet)" if array[L.FRESH + s] else "")
         for s in range(game.players))
@@ -43,3 +44,19 @@ def render_state(state, seat: int | None) -> str:
     if seat is not None and seat >= 0:
         lines.append(f"your hand (seat {seat}): {state.hand(seat)}")
     return "\n".join(lines)
+
+
+def _trump_text(state) -> str:
+    if state.phase == "choose_trump":
+        return "being chosen"
+    if not state.game.rules.has_trump:
+        return "none (no trump in this rule set)"
+    return state.trump or "none"
+
+
+def _biriba_label(meld, rules, trump) -> str:
+    """'[clean run biriba +200]' for a table meld that earns a bonus (RULES.md §3)."""
+    from solver.melds import analyze_meld, describe_biriba
+
+    label = describe_biriba(analyze_meld(meld, rules, trump))
+    return f"[{label}]" if label else ""
