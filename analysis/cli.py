@@ -18,6 +18,7 @@ from solver.laydown import count_laydowns_timed
 from solver.melds import analyze_meld, check_trump
 from solver.optimizer import OBJECTIVES, SOLVERS, Config, Instance, optimize_laydown
 from solver.rules import OPTIONS, PRESETS, get_rules
+from solver.values import check_copies
 
 EXIT_BAD_INPUT = 2
 
@@ -48,6 +49,7 @@ def _print_json(data):
 def _cmd_meld(args):
     rules = _rules_from(args)
     trump = check_trump(args.trump, rules)
+    check_copies([args.cards], rules, args.players, "in the meld")
     try:
         info = analyze_meld(args.cards, rules, trump)
     except IllegalMeldError as error:
@@ -193,6 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
     meld.add_argument("cards", help='cards, e.g. "4H 5H 2C 7H"')
     _add_rules_arguments(meld)
     meld.add_argument("--trump", help="trump suit S, H, D or C")
+    meld.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 6),
+                      help="players at the table: 6 play with three decks (default 4)")
     meld.add_argument("--json", action="store_true", help="one JSON object")
     meld.set_defaults(handler=_cmd_meld)
 

@@ -1,4 +1,5 @@
-"""``biriba play``, ``biriba simulate`` and ``biriba replay``: the engine at the terminal."""
+"""``biriba simulate``, ``biriba replay`` and ``biriba compile``; ``biriba play`` is in
+:mod:`analysis.play`."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ import time
 
 import numpy as np
 
+from analysis.play import cmd_play
 from solver.engine import records
-from solver.engine.api import Game
-from solver.engine.players import POLICY_CODES, make_player
-from solver.errors import BiribaError
+from solver.engine.api import Game, check_seed
+from solver.engine.players import POLICY_CODES
+from solver.engine.warm import compile_engine, ensure_compiled
+from solver.errors import BiribaError, OutOfRangeError
 
 SEAT_OPTIONS = tuple(f"p{seat}" for seat in range(6))
+MAX_GAMES = 10_000_000
+MAX_ACTIONS = 10_000_000
 
 
 def add_game_commands(commands, add_rules_arguments) -> None:
@@ -26,7 +31,10 @@ def add_game_commands(commands, add_rules_arguments) -> None:
     play.add_argument("--opponents", default="greedy", choices=tuple(POLICY_CODES),
                       help="the computer players (default greedy)")
     play.add_argument("--match", action="store_true", help="play rounds until the target")
-    play.add_argument("--save", metavar="FILE", help="write the game's JSON record here")
+    play.add_argument("--save", metavar="FILE",
+                      help="write the game's JSON record here (checked before the game starts)")
+    play.add_argument("--resume", metavar="FILE",
+                      help="continue the unfinished game of this record")
     play.set_defaults(handler=cmd_play)
 
     simulate = commands.add_parser("simulate", help="computer games: win rates and scores")
@@ -35,7 +43,7 @@ def add_game_commands(commands, add_rules_arguments) -> None:
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     simulate.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     for name in SEAT_OPTIONS:
-        simulate.add_argument(f"--{name}", default="random", choices=tuple(POLICY_CODES),
+        simulate.add_argument(f"--{name}", choices=tuple(POLICY_CODES),
                               help=f"the player at seat {name[1]} (default random)")
     simulate.add_argument("--match", action="store_true",
                           help="each game is a match to the target (default: one round)")
@@ -47,8 +55,13 @@ def add_game_commands(commands, add_rules_arguments) -> None:
 
     replay = commands.add_parser("replay", help="replay a saved JSON record and check it")
     replay.add_argument("record", help="the record file")
+    replay.add_argument("--moves", action="store_true", help="list every move and who played it")
     replay.add_argument("--json", action="store_true", help="one JSON object")
     replay.set_defaults(handler=cmd_replay)
+
+    compile_ = commands.add_parser(
+        "compile", help="compile the numba game engine now (once; play and simulate need it)")
+    compile_.set_defaults(handler=cmd_compile)
 
 
 def _game(args) -> Game:
@@ -60,39 +73,61 @@ def _game(args) -> Game:
 
 def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int = 100_000,
              progress=None) -> dict:
-    """Play ``games`` seeded games in the playout kernel; the summary per team (entity)."""
-    from solver.engine.playout import play_many
+    """Play ``games`` seeded games in the playout kernel; the summary per team (entity).
 
-    if games < 1:
-        raise BiribaError(f"--games must be at least 1, got {games}")
+    Games stopped at ``max_actions`` before their end are counted as ``cut_off``
+    and left out of the wins, ties and scores. Ctrl-C stops between chunks of
+    games: the summary covers the games played, with ``interrupted`` set.
+    """
+    from solver.engine.playout import CUT_OFF, play_many
+
+    if not 1 <= games <= MAX_GAMES:
+        raise OutOfRangeError(f"--games must be 1..{MAX_GAMES}, got {games}")
+    if not 1 <= max_actions <= MAX_ACTIONS:
+        raise OutOfRangeError(f"--max-actions must be 1..{MAX_ACTIONS}, got {max_actions}")
+    check_seed(seed, games)
     codes = np.array([POLICY_CODES[name] for name in policies[:game.players]], dtype=np.int64)
     entities = game.entities
     scores = np.zeros((games, entities), dtype=np.int64)
     wins = np.zeros(games, dtype=np.int64)
     chunk = max(1, min(games // 50, 200))
     actions = 0
+    played = 0
+    interrupted = False
     started = time.perf_counter()
-    for first in range(0, games, chunk):
-        count = min(chunk, games - first)
-        actions += play_many(*game.engine, codes, seed + first, count, int(game.match),
-                             max_actions, scores[first:first + count], wins[first:first + count])
-        if progress:
-            progress(first + count, games)
+    try:
+        for first in range(0, games, chunk):
+            count = min(chunk, games - first)
+            actions += play_many(*game.engine, codes, seed + first, count, int(game.match),
+                                 max_actions, scores[first:first + count],
+                                 wins[first:first + count])
+            played = first + count
+            if progress:
+                progress(played, games)
+    except KeyboardInterrupt:
+        interrupted = True
     seconds = time.perf_counter() - started
-    won = [int((wins == entity).sum()) for entity in range(entities)]
-    means = scores.mean(axis=0)
-    spread = scores.std(axis=0, ddof=1) if games > 1 else np.zeros(entities)
+    finished = wins[:played] != CUT_OFF
+    done = int(finished.sum())
+    kept_scores = scores[:played][finished]
+    kept_wins = wins[:played][finished]
+    won = [int((kept_wins == entity).sum()) for entity in range(entities)]
+    means = kept_scores.mean(axis=0) if done else np.zeros(entities)
+    spread = kept_scores.std(axis=0, ddof=1) if done > 1 else np.zeros(entities)
     return {
-        "games": games,
+        "games": played,
+        "finished": done,
+        "cut_off": played - done,
+        "interrupted": interrupted,
         "players": game.players,
         "rules": game.rules.name,
         "match": game.match,
         "policies": list(policies[:game.players]),
         "wins": won,
-        "ties": int((wins < 0).sum()),
-        "win_rates": [w / games for w in won],
+        "ties": int((kept_wins == -1).sum()),
+        "win_rates": [w / done if done else 0.0 for w in won],
         "mean_scores": [float(m) for m in means],
-        "ci95": [float(1.96 * s / math.sqrt(games)) for s in spread],
+        "ci95": [float(1.96 * s / math.sqrt(done)) if done else 0.0 for s in spread],
         "actions": int(actions),
         "seconds": seconds,
     }
@@ -114,15 +149,28 @@ def _members(game: Game, entity: int) -> str:
 
 def cmd_simulate(args) -> int:
     game = _game(args)
-    policies = [getattr(args, name) for name in SEAT_OPTIONS]
+    extra = [name for name in SEAT_OPTIONS[game.players:] if getattr(args, name)]
+    if extra:
+        raise BiribaError(f"--{extra[0]} names seat {extra[0][1]}, but {game.players} players "
+                          f"sit at seats 0..{game.players - 1}")
+    policies = [getattr(args, name) or "random" for name in SEAT_OPTIONS]
     progress = None if (args.quiet or args.json) else _progress_bar
+    if not args.json:
+        ensure_compiled("simulate", _to_stderr)
+    else:
+        ensure_compiled("simulate", lambda text: None)
     result = simulate(game, policies, args.games, args.seed, args.max_actions, progress)
+    if result["interrupted"]:
+        print(f"\ninterrupted: {result['games']} of {args.games} games played", file=sys.stderr)
     if args.json:
         print(json.dumps(result))
-        return 0
+        return 130 if result["interrupted"] else 0
     what = "matches" if game.match else "rounds"
-    print(f"{args.games} {what} of {game.rules.name}, {game.players} players "
+    print(f"{result['games']} {what} of {game.rules.name}, {game.players} players "
           f"({', '.join(f'seat {s}: {p}' for s, p in enumerate(result['policies']))})")
+    if result["cut_off"]:
+        print(f"{result['cut_off']} game(s) stopped at --max-actions {args.max_actions} before "
+              f"their end: left out of the table below ({result['finished']} finished)")
     print(f"{'team':<14} {'wins':>6} {'win rate':>9} {'mean score':>11} {'95% interval':>16}")
     for entity in range(game.entities):
         mean = result["mean_scores"][entity]
@@ -134,77 +182,11 @@ def cmd_simulate(args) -> int:
         print(f"ties: {result['ties']}")
     rate = result["actions"] / result["seconds"] if result["seconds"] else 0
     print(f"{result['actions']} actions in {result['seconds']:.2f} s ({rate:,.0f} actions/s)")
-    return 0
+    return 130 if result["interrupted"] else 0
 
 
-# --- play ------------------------------------------------------------------------------------
-
-
-def _ask(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
-
-
-def _human_choice(state, out) -> int | None:
-    legal = state.legal_actions()
-    texts = [state.action_to_string(action) for action in legal]
-    print(str(state), file=out)
-    for number, text in enumerate(texts):
-        print(f"  {number:>3}  {text}", file=out)
-    while True:
-        answer = _ask("your move (number or text, 'q' to quit): ")
-        if answer is None or answer.strip().lower() in ("q", "quit", "exit"):
-            return None
-        answer = answer.strip()
-        if answer.isdigit() and int(answer) < len(legal):
-            return legal[int(answer)]
-        lowered = " ".join(answer.lower().split())
-        matches = [a for a, t in zip(legal, texts) if t.lower() == lowered]
-        if matches:
-            return matches[0]
-        if answer.isdigit():
-            print(f"  {answer!r}: choose a number from 0 to {len(legal) - 1}", file=out)
-        else:
-            print(f"  {answer!r} is not one of the moves listed (type its number, or its text "
-                  "exactly as shown)", file=out)
-
-
-def cmd_play(args) -> int:
-    game = _game(args)
-    if not 0 <= args.seat < game.players:
-        raise BiribaError(f"--seat must be 0..{game.players - 1}, got {args.seat}")
-    state = game.new_initial_state(args.seed)
-    computers = {seat: make_player(args.opponents, args.seed + seat)
-                 for seat in range(game.players) if seat != args.seat}
-    out = sys.stdout
-    round_index = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == args.seat:
-            action = _human_choice(state, out)
-            if action is None:
-                print("game left", file=out)
-                break
-        else:
-            action = computers[seat].choose(state)
-        text = state.action_to_string(action)
-        state.apply_action(action)
-        if seat != args.seat:
-            print(f"seat {seat}: {text}", file=out)
-        if game.match and state.round_index != round_index:
-            round_index = state.round_index
-            print(f"round over: scores {state.round_scores()}, match {state.match_scores()}",
-                  file=out)
-    if state.is_terminal():
-        print(str(state), file=out)
-        print(f"{state.end_reason}: round scores {state.round_scores()}, "
-              f"match {state.match_scores()}", file=out)
-    if args.save:
-        records.save(state, args.save)
-        print(f"record written to {args.save}", file=out)
-    return 0
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
 
 
 # --- replay ---------------------------------------------------------------------------------
@@ -212,6 +194,16 @@ def cmd_play(args) -> int:
 
 def cmd_replay(args) -> int:
     state = records.load(args.record)
+    if args.moves:
+        replay = state.game.new_initial_state(state.seed, state.dealer)
+        rounds = 0
+        for index, action in enumerate(state.history):
+            seat = replay.current_player()
+            print(f"{index:>5}  round {replay.round_index + 1}  seat {seat}: "
+                  f"{replay.action_to_string(action)}")
+            replay.apply_trusted(action)
+            if replay.round_index != rounds:
+                rounds = replay.round_index
     if args.json:
         print(json.dumps({"actions": len(state.history), "terminal": state.is_terminal(),
                           "end_reason": state.end_reason, "round_scores": state.round_scores(),
@@ -220,4 +212,13 @@ def cmd_replay(args) -> int:
     print(str(state))
     print(f"replayed {len(state.history)} actions: {state.end_reason or 'not finished'}; "
           f"round scores {state.round_scores()}, match {state.match_scores()}")
+    return 0
+
+
+def cmd_compile(args) -> int:
+    started = time.perf_counter()
+    seconds = compile_engine(report=_to_stderr)
+    total = time.perf_counter() - started
+    print(f"engine compiled ({', '.join(f'{p} {s:.0f} s' for p, s in seconds.items())}; "
+          f"{total:.0f} s)" if seconds else "engine already compiled")
     return 0

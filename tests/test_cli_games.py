@@ -48,7 +48,7 @@ def test_play_in_the_terminal_then_replay(capsys, monkeypatch, tmp_path):
     code, out, _ = run(capsys, "play", "--seed", "2", "--seat", "1", "--save", str(path))
     assert code == 0
     assert "your hand (seat 1)" in out and "seat 0:" in out
-    assert "'nonsense' is not one of the moves listed" in out
+    assert "'nonsense' is not a move" in out
     assert "choose a number from 0 to" in out
     assert "record written" in out
     code, out, _ = run(capsys, "replay", str(path), "--json")
@@ -69,7 +69,7 @@ def test_play_ends_quietly_at_end_of_input(capsys, monkeypatch):
 @pytest.mark.parametrize("argv, needle", [
     (["play", "--seat", "7"], "--seat must be 0..3"),
     (["replay", "/nonexistent/record.json"], "cannot read record"),
-    (["simulate", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "--games", "0"], "--games must be 1..10000000"),
 ])
 def test_game_commands_bad_input_is_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = run(capsys, *argv)

@@ -1,0 +1,194 @@
+"""The terminal game's moves: what each legal move is worth, in groups, and typed moves read
+back (a meld in any card order) with the engine's reason when one is refused."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solver.cards import Hand, parse_kind
+from solver.engine import core
+from solver.engine import layout as L
+from solver.engine.api import decode
+from solver.errors import BiribaError
+from solver.melds import analyze_meld, describe_biriba
+
+GROUPS = ("trump", "draw", "lay", "extend", "discard")
+_GROUP_OF = {L.ACTION_TRUMP: "trump", L.ACTION_DRAW: "draw", L.ACTION_PILE: "draw",
+             L.ACTION_REDRAW: "draw", L.ACTION_LAY: "lay", L.ACTION_EXTEND: "extend",
+             L.ACTION_DISCARD: "discard"}
+
+
+class Move(NamedTuple):
+    number: int            # its place in the legal-action list (what the player types)
+    action: int
+    group: str
+    text: str
+    points: int | None     # what a lay or an extension adds to the team's table
+    biriba: str            # "" or what the meld becomes: "clean run biriba +200"
+
+
+def describe(state) -> list[Move]:
+    """Every legal move of ``state`` with its points and biriba mark."""
+    moves = []
+    rules = state.game.rules
+    seat = state.current_player()
+    team = state.team_of(seat) if seat >= 0 else 0
+    table = state.table(team) if seat >= 0 else []
+    table_points = state.meld_points(team) if seat >= 0 else []
+    for number, action in enumerate(state.legal_actions()):
+        kind_of_action, target, _ = decode(action)
+        group = _GROUP_OF[kind_of_action]
+        points, mark = None, ""
+        if group in ("lay", "extend"):
+            meld = _meld_of(action)
+            info = analyze_meld(meld, rules, state.trump)
+            if group == "lay":
+                points, mark = info.points, describe_biriba(info)
+            else:
+                points = info.points - table_points[target]
+                before = analyze_meld(table[target], rules, state.trump)
+                label = describe_biriba(info)
+                mark = label if label and label != describe_biriba(before) else ""
+        moves.append(Move(number, action, group, state.action_to_string(action), points, mark))
+    return moves
+
+
+def _meld_of(action: int) -> Hand:
+    counts = np.empty(L.KINDS, dtype=np.int64)
+    core.key_counts(decode(action)[2], counts)
+    return Hand._trusted(tuple(counts.tolist()))
+
+
+def format_move(move: Move) -> str:
+    text = f"{move.number:>4}  {move.text}"
+    if move.points is not None:
+        text += f"  ({move.points:+d} pts)"
+    if move.biriba:
+        text += f"  <- {move.biriba}"
+    return text
+
+
+def listing(moves: list[Move], group: str | None = None, target: int | None = None,
+            limit: int = 40) -> list[str]:
+    """Lines listing ``moves`` by group; a long list shows each group's best few and says
+    how to see the rest."""
+    chosen = [m for m in moves if (group is None or m.group == group)
+              and (target is None or decode(m.action)[1] == target)]
+    lines = []
+    short = len(chosen) <= limit or group is not None
+    for name in GROUPS:
+        members = [m for m in chosen if m.group == name]
+        if not members:
+            continue
+        if name in ("lay", "extend"):
+            members.sort(key=lambda m: (-(m.points or 0), m.number))
+        shown = members if short or name in ("draw", "trump", "discard") else members[:8]
+        lines.append(f"  {name} ({len(members)}):" if len(chosen) > 3 else f"  {name}:")
+        lines.extend("  " + format_move(m) for m in shown)
+        if len(shown) < len(members):
+            more = "extend 0" if name == "extend" else name
+            lines.append(f"        ... {len(members) - len(shown)} more: type '{more}'"
+                         f" to list {'one meld’s' if name == 'extend' else 'them all'}")
+    return lines
+
+
+class Refusal(BiribaError):
+    """A typed move that is not legal now; the message says why."""
+
+
+def parse_move(state, text: str, moves: list[Move]) -> Move:
+    """The legal move a player typed: its number, its text, or a meld in any card order
+    (``lay QS KS AS``, ``extend 2 QS``, ``discard 7H``). Raises :class:`Refusal` with
+    the reason when it is not legal now, :class:`BiribaError` for a bad card."""
+    answer = " ".join(text.split())
+    if answer.isdigit():
+        number = int(answer)
+        if number < len(moves):
+            return moves[number]
+        raise Refusal(f"{answer!r}: choose a number from 0 to {len(moves) - 1}")
+    lowered = answer.lower()
+    for move in moves:
+        if move.text.lower() == lowered:
+            return move
+    word, _, rest = answer.partition(" ")
+    word = word.lower()
+    if word == "lay" and rest:
+        return _typed_lay(state, Hand.parse(rest), moves)
+    if word == "extend" and rest:
+        index, _, cards = rest.partition(" ")
+        if not index.isdigit() or not cards.strip(" +"):
+            raise Refusal(f"{answer!r}: type 'extend N CARDS', N the table meld's number")
+        return _typed_extend(state, int(index), Hand.parse(cards.replace("+", " ")), moves)
+    if word == "discard" and rest:
+        kind = parse_kind(rest)
+        for move in moves:
+            if move.group == "discard" and decode(move.action)[2] == kind:
+                return move
+        raise Refusal(state._reason(core.encode(L.ACTION_DISCARD, 0, kind)))
+    raise Refusal(f"{answer!r} is not a move: type its number, or 'lay CARDS', "
+                  "'extend N CARDS', 'discard CARD', 'draw', 'pile'; 'help' lists commands")
+
+
+def _in_hand(state, cards: Hand) -> None:
+    hand = state.hand(state.current_player())
+    missing = [(kind, count - hand.counts[kind]) for kind, count in enumerate(cards.counts)
+               if count > hand.counts[kind]]
+    if missing:
+        kind = missing[0][0]
+        name = Hand.from_kinds([kind])
+        if hand.counts[kind] == 0:
+            raise Refusal(f"you hold no {name}")
+        raise Refusal(f"you hold {hand.counts[kind]} {name}, the move needs "
+                      f"{cards.counts[kind]}")
+
+
+def _typed_lay(state, cards: Hand, moves: list[Move]) -> Move:
+    for move in moves:
+        if move.group == "lay" and _meld_of(move.action) == cards:
+            return move
+    if state.phase != "play":
+        raise Refusal(f"'lay {cards}': first draw a card or take the pile")
+    _in_hand(state, cards)
+    try:
+        analyze_meld(cards, state.game.rules, state.trump)
+    except BiribaError as error:
+        raise Refusal(str(error)) from None
+    raise Refusal(_rule_reason(state, f"lay {cards}"))
+
+
+def _typed_extend(state, index: int, added: Hand, moves: list[Move]) -> Move:
+    team = state.team_of(state.current_player())
+    table = state.table(team)
+    if index >= len(table):
+        raise Refusal(f"your team has no table meld {index} (it has {len(table)})")
+    for move in moves:
+        if (move.group == "extend" and decode(move.action)[1] == index
+                and _meld_of(move.action) == table[index] + added):
+            return move
+    if state.phase != "play":
+        raise Refusal(f"'extend {index} {added}': first draw a card or take the pile")
+    _in_hand(state, added)
+    try:
+        analyze_meld(table[index] + added, state.game.rules, state.trump)
+    except BiribaError as error:
+        raise Refusal(f"{added} does not fit table meld {index} ({table[index]}): "
+                      + str(error).split(": ", 1)[-1]) from None
+    raise Refusal(_rule_reason(state, f"extend {index} +{added}"))
+
+
+def _rule_reason(state, text: str) -> str:
+    """Why a legal meld from the hand is still refused: the turn's rules."""
+    array = state.array
+    seat = state.current_player()
+    must = int(array[L.MUST])
+    if must >= 0:
+        return f"{text!r}: the pile's top card {Hand.from_kinds([must])} must be melded first"
+    minimum = int(array[L.MINIMUM + state.team_of(seat)])
+    if minimum and not array[L.OPENED + state.team_of(seat)]:
+        return (f"{text!r}: your team's first lay-down this round must be worth at least "
+                f"{minimum} points (vulnerability, rules §6; laid so far "
+                f"{int(array[L.TURN_POINTS])})")
+    return (f"{text!r}: it would leave a last card you could not discard (you may end with "
+            "an empty hand only by closing or taking the packet, rules §5.4, §7)")

@@ -1,0 +1,265 @@
+"""Issue 11: no traceback on any input, nothing played lost, a terminal game that helps.
+
+Clause numbers are those of docs/rules.md (the same as RULES.md).
+"""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analysis import games, moves, play
+from analysis.cli import main
+from solver.engine import warm
+from solver.engine.api import Game
+from solver.engine.positions import position
+from solver.engine.scoring import round_breakdown
+from solver.engine.players import GreedyPlayer, play as play_out
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def answers(monkeypatch, *texts, then=EOFError):
+    queue = list(texts)
+
+    def ask(prompt=""):
+        if queue:
+            return queue.pop(0)
+        raise then
+
+    monkeypatch.setattr("builtins.input", ask)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["best", "AS 2S 3S", "--solver", "cpsat", "--time-limit", "nan"], "time limit nan"),
+    (["best", "AS 2S 3S", "--solver", "cpsat", "--time-limit", "inf"], "time limit inf"),
+    (["simulate", "--seed", "99999999999999999999999"], "seed 99999999999999999999999"),
+    (["simulate", "--seed", "9223372036854775807", "--games", "2"], "2 games use seeds"),
+    (["simulate", "--seed", "-1"], "seed -1 must be"),
+    (["play", "--seed", "99999999999999999999999"], "seed 99999999999999999999999"),
+    (["play", "--seed", "9223372036854775808"], "seed 9223372036854775808"),
+    (["simulate", "--max-actions", "0"], "--max-actions must be 1.."),
+    (["simulate", "--max-actions", "-5"], "--max-actions must be 1.."),
+    (["simulate", "--p4", "greedy"], "--p4 names seat 4, but 4 players"),
+    (["rules", "classic", "--option", "individual"], "belongs to partnership"),
+    (["meld", "AS AS AS AS"], "4 copies of AS"),
+    (["meld", " ".join(["5H"] * 10)], "10 copies of 5H"),
+    (["meld", "AS AS AS AS", "--players", "6"], "6 players play with 3"),
+    (["play", "--save", "/nonexistent/dir/x.json"], "does not exist"),
+    (["simulate", "--players", "4", "--rules", "partnership", "--option", "individual"],
+     "individual"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, monkeypatch, argv, needle):
+    answers(monkeypatch)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and needle in err and err.count("\n") == 1, err
+
+
+def test_play_save_to_a_directory_is_refused_before_the_game(capsys, monkeypatch, tmp_path):
+    answers(monkeypatch, then=AssertionError("the game must not start"))
+    code, out, err = run(capsys, "play", "--save", str(tmp_path))
+    assert code == 2 and "is a directory" in err and out == ""
+
+
+def test_meld_takes_three_decks_with_six_players(capsys):
+    code, out, _ = run(capsys, "meld", "AS AS AS", "--players", "6", "--json")
+    assert code == 0 and json.loads(out)["valid"] is not False
+
+
+def test_ctrl_c_at_the_prompt_leaves_cleanly_and_saves(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "g.json"
+    answers(monkeypatch, "draw", then=KeyboardInterrupt)
+    code, out, err = run(capsys, "play", "--seed", "2", "--seat", "1", "--save", str(path))
+    assert code == 130 and "interrupted" in err and "Traceback" not in err
+    record = json.loads(path.read_text())
+    assert record["moves"][-1] == "draw" and record["final"]["terminal"] is False
+    # and the saved game resumes where it stopped: seat 1 to play after its draw
+    answers(monkeypatch, "q")
+    code, out, _ = run(capsys, "play", "--resume", str(path), "--seat", "1")
+    assert code == 0 and "phase play" in out and "your hand (seat 1)" in out
+
+
+def test_ctrl_c_during_simulate_reports_the_games_played(capsys, monkeypatch):
+    from solver.engine import playout
+
+    real = playout.play_many
+    calls = []
+
+    def interrupted(*args):
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(playout, "play_many", interrupted)
+    code, out, err = run(capsys, "simulate", "--games", "100", "--quiet", "--json")
+    data = json.loads(out)
+    assert code == 130 and data["interrupted"] and 0 < data["games"] < 100
+    assert "interrupted" in err
+
+
+def test_simulate_counts_games_cut_off_apart_from_ties(capsys):
+    code, out, _ = run(capsys, "simulate", "--games", "4", "--max-actions", "5", "--json")
+    data = json.loads(out)
+    assert data["cut_off"] == 4 and data["ties"] == 0 and data["finished"] == 0
+    code, out, _ = run(capsys, "simulate", "--games", "4", "--max-actions", "5")
+    assert "stopped at --max-actions 5" in out
+
+
+def test_typed_meld_in_any_order_and_refusals_with_reasons(capsys, monkeypatch):
+    state = position(Game(4), hands={0: "QS KS AS 4H 9D"}, table={0: ["9C 10C JC"]},
+                     phase="play")
+    listed = moves.describe(state)
+    lay = moves.parse_move(state, "lay AS KS QS", listed)
+    assert lay.text == "lay AS QS KS" and lay.points == 35      # typed in another order
+    extend = [m for m in listed if m.group == "extend"]
+    assert all(m.points is not None for m in extend)
+    with pytest.raises(moves.Refusal, match="you hold no 7H"):
+        moves.parse_move(state, "lay 7H 8H 9H", listed)
+    with pytest.raises(moves.Refusal, match="not a legal meld"):
+        moves.parse_move(state, "lay 4H 9D QS", listed)
+    with pytest.raises(moves.Refusal, match="no table meld 5"):
+        moves.parse_move(state, "extend 5 QS", listed)
+    with pytest.raises(moves.Refusal, match="does not fit table meld 0"):
+        moves.parse_move(state, "extend 0 4H", listed)
+
+
+def test_a_move_making_a_biriba_is_marked_with_its_bonus():
+    state = position(Game(4), hands={0: "10H JH QH KS 4D"}, table={0: ["6H 7H 8H 9H"]},
+                     phase="play")
+    extend = [m for m in moves.describe(state) if m.text == "extend 0 +10H JH QH"]
+    assert extend and extend[0].biriba == "clean run biriba +200"
+    assert "[clean run biriba +200]" not in str(state)
+
+
+def test_table_labels_biribas_and_the_header_names_the_trump_choice():
+    state = position(Game(4), hands={0: "4D 5S"}, table={0: ["6H 7H 8H 9H 10H JH QH"]},
+                     phase="play", trump="S")
+    assert "[clean run biriba +200]" in str(state)
+    choosing = Game(4).new_initial_state(0)
+    while choosing.phase != "choose_trump" and choosing.legal_actions() != []:
+        break
+    from solver.engine.render import _trump_text
+
+    class Choosing:
+        phase = "choose_trump"
+        game = choosing.game
+        trump = None
+
+    assert _trump_text(Choosing()) == "being chosen"
+
+
+def test_the_drawn_card_is_shown(capsys, monkeypatch):
+    answers(monkeypatch, "draw", "q")
+    code, out, _ = run(capsys, "play", "--seed", "2", "--seat", "1")
+    assert code == 0 and "you drew: " in out
+
+
+def test_hint_names_the_greedy_move_and_the_best_lay_down(capsys, monkeypatch):
+    answers(monkeypatch, "draw", "hint", "q")
+    code, out, _ = run(capsys, "play", "--seed", "2", "--seat", "1")
+    assert "hint: " in out and "the best lay-down now is worth" in out
+
+
+def test_a_long_move_list_is_grouped_and_filtered():
+    hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S AH 2H 3H 4H 5H 6H 7H 8H 9H 4D 4C 5D 5C JK 9C 9D"
+    state = position(Game(4), hands={0: hand}, phase="play")
+    listed = moves.describe(state)
+    assert len(listed) > 100
+    lines = moves.listing(listed)
+    assert len(lines) < 60 and any("more: type 'lay'" in line for line in lines)
+    assert len(moves.listing(listed, "lay")) > 60
+
+
+def test_7_round_breakdown_adds_up_to_the_round_scores():
+    for seed in range(3):
+        state = Game(4).new_initial_state(seed)
+        play_out(state, [GreedyPlayer() for _ in range(4)])
+        rows = round_breakdown(state)
+        assert [row.total for row in rows] == state.round_scores()
+        for row in rows:
+            assert row.total == row.melds + row.bonuses + row.closing + row.hands + row.packet
+
+
+def test_the_round_summary_is_printed_at_the_end_of_a_round(capsys, monkeypatch):
+    # the human at seat 0 draws and discards its first card every turn
+    def ask(prompt=""):
+        return "0"
+
+    monkeypatch.setattr("builtins.input", ask)
+    code, out, _ = run(capsys, "play", "--seed", "4", "--players", "2", "--opponents",
+                       "greedy")
+    assert code == 0 and "round over" in out and "in hand" in out and "packet" in out
+
+
+def test_replay_moves_lists_who_played(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    answers(monkeypatch, "draw", "q")
+    run(capsys, "play", "--seed", "2", "--seat", "1", "--save", str(path))
+    code, out, _ = run(capsys, "replay", str(path), "--moves")
+    assert code == 0 and "seat 0: " in out and "seat 1: draw" in out
+
+
+def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch):
+    said = []
+    monkeypatch.setattr(warm, "is_compiled", lambda part: False)
+    monkeypatch.setattr(warm, "_compile", lambda part: None)
+    monkeypatch.setattr(warm, "_mark", lambda part: None)
+    warm.ensure_compiled("play", said.append)
+    assert "numba compiles the game engine" in said[0]
+    assert any("the greedy player" in text for text in said)
+
+
+def test_compile_command_reports(capsys):
+    code, out, err = run(capsys, "compile")
+    assert code == 0 and "compiled" in out
+
+
+# --- the fuzz test: random command lines end cleanly --------------------------------------
+
+CARDS = st.lists(st.sampled_from(["AS", "2S", "KH", "JK", "10D", "5Z", "QC", "2H", "*", "T9",
+                                  "", "3S", "4S", "♠A", "aS"]), max_size=14).map(" ".join)
+VALUES = st.sampled_from(["0", "-1", "1", "2", "3", "7", "nan", "inf", "1e400", "abc", "",
+                          "99999999999999999999999", "9223372036854775807", "greedy",
+                          "classic", "threes", "partnership", "individual", "H", "Z"])
+FLAGS = st.sampled_from(["--rules", "--option", "--trump", "--keep", "--table", "--score",
+                         "--must-use", "--players", "--solver", "--time-limit", "--objective",
+                         "--backend", "--seed", "--games", "--max-actions", "--p0", "--p5",
+                         "--seat", "--opponents", "--json", "--opened", "--match", "--quiet"])
+
+
+@st.composite
+def command_lines(draw):
+    command = draw(st.sampled_from(["meld", "partitions", "best", "rules", "simulate", "play",
+                                    "replay", "nosuch"]))
+    argv = [command]
+    if command in ("meld", "partitions", "best"):
+        argv.append(draw(CARDS))
+    elif command == "rules":
+        argv.append(draw(VALUES))
+    elif command == "replay":
+        argv.append(draw(st.sampled_from(["/dev/null", "/nonexistent", "/etc/hostname"])))
+    for _ in range(draw(st.integers(0, 4))):
+        argv.append(draw(FLAGS))
+        if draw(st.booleans()):
+            argv.append(draw(VALUES))
+    return argv
+
+
+@settings(derandomize=True, max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(argv=command_lines())
+def test_random_command_lines_end_in_a_result_or_one_error_line(capsys, monkeypatch, argv):
+    if "simulate" in argv[:1]:
+        argv += ["--games", "2", "--max-actions", "400"]
+    answers(monkeypatch)        # play: the input ends at once
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code in (0, 2)
+    if code == 2:
+        assert err.startswith("biriba: error: ") and err.count("\n") == 1, err
