@@ -88,9 +88,9 @@ def listing(moves: list[Move], group: str | None = None, target: int | None = No
         lines.append(f"  {name} ({len(members)}):" if len(chosen) > 3 else f"  {name}:")
         lines.extend("  " + format_move(m) for m in shown)
         if len(shown) < len(members):
-            more = "extend 0" if name == "extend" else name
-            lines.append(f"        ... {len(members) - len(shown)} more: type '{more}'"
-                         f" to list {'one meld’s' if name == 'extend' else 'them all'}")
+            how = ("'extend' to list them all, 'extend N' those of table meld N"
+                   if name == "extend" else f"'{name}' to list them all")
+            lines.append(f"        ... {len(members) - len(shown)} more: type {how}")
     return lines
 
 

@@ -71,6 +71,10 @@ def cmd_play(args) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted: game left", file=sys.stderr)
         outcome = 130
+    except BaseException:
+        if args.save:           # whatever went wrong, what was played is kept
+            records.save(state, args.save)
+        raise
     if state.is_terminal():
         _say(str(state))
         _say(f"{state.end_reason}: match {state.match_scores()}")
