@@ -11,7 +11,8 @@ default cache next to the sources; a user's ``NUMBA_CACHE_DIR`` is left alone).
 import hashlib
 import os
 
-_DEPENDENCIES = ("core.py", "policies.py", "playout.py", "layout.py", "checks.py",
+_DEPENDENCIES = ("core.py", "basics.py", "deal.py", "pile.py", "melding.py", "discard.py",
+                 "ending.py", "turn.py", "policies.py", "playout.py", "layout.py", "checks.py",
                  os.path.join("..", "..", "kernels", "partition_numba.py"))
 
 

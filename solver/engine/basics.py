@@ -1,0 +1,229 @@
+"""What every rule reads: the state's hands, melds and counters, random numbers, action codes.
+
+Every function of the engine reads and writes the flat ``int64`` state of
+:mod:`solver.engine.layout` (``S``) and the rule numbers of
+:mod:`solver.engine.rules` (``R``, and the kernels' scoring tables ``sc``,
+``vals``, ``runb``, ``setb``); :mod:`solver.engine.core` lists where each
+rule of the turn lives.
+
+Actions are int64: ``type << 48 | target << 42 | key``. The key of a new meld
+(``ACTION_LAY``) is its :func:`kernels.partition_numba.meld_key`; an extension
+(``ACTION_EXTEND``) names the table meld in ``target`` and the key of the meld
+it becomes; a discard names the card kind; a trump choice the suit (4: none).
+The same meld has the same action in every state, which search needs.
+
+Randomness: a 48-bit linear congruential generator whose state is an int64
+(the dealing one lives in the state array; policies get theirs as an
+``int64[1]`` array), exact both compiled and in plain Python.
+"""
+
+from __future__ import annotations
+
+import kernels  # noqa: F401  (sets the numba cache location first)
+import numpy as np
+from numba import njit
+
+from kernels.partition_numba import catalogue, meld_key
+from solver.engine import layout as L
+
+
+LCG_MUL = 0x5DEECE66D
+LCG_ADD = 0xB
+LCG_MASK = (1 << 48) - 1
+RANK_COUNT = 13
+NEG_INF = -(1 << 60)
+KIND_RUN = 0
+
+
+@njit(cache=True)
+def seed_rng(seed):
+    """Generator state for ``seed`` (any int)."""
+    return (seed ^ LCG_MUL) & LCG_MASK
+
+
+@njit(cache=True)
+def rng_below(rng, n):
+    """Uniform int in [0, n) from the generator ``rng`` (int64[1], advanced)."""
+    rng[0] = (int(rng[0]) * LCG_MUL + LCG_ADD) & LCG_MASK
+    return ((rng[0] >> 17) * n) >> 31
+
+
+@njit(cache=True)
+def encode(kind_of_action, target, key):
+    return (kind_of_action << L.TYPE_SHIFT) | (target << L.TARGET_SHIFT) | key
+
+
+@njit(cache=True)
+def key_counts(key, out):
+    """The 53 counts of the meld whose meld_key is ``key``."""
+    for kind in range(L.KINDS):
+        out[kind] = 0
+    out[L.JOKER] = key & 7
+    for suit in range(4):
+        out[suit * RANK_COUNT + 1] = (key >> (3 + 2 * suit)) & 3
+    tag = (key >> 40) & 3
+    payload = (key >> 11) & ((1 << 29) - 1)
+    if tag == 1:
+        suit = payload & 3
+        mask = payload >> 2
+        for rank in range(RANK_COUNT):
+            if rank == 1:
+                continue
+            bit = 0 if rank == 0 else rank - 1
+            if (mask >> bit) & 1:
+                out[suit * RANK_COUNT + rank] += 1
+    elif tag == 2:
+        rank = payload & 15
+        if rank >= RANK_COUNT:      # no meld has this key: an action made up by hand
+            return
+        for suit in range(4):
+            out[suit * RANK_COUNT + rank] += (payload >> (4 + 2 * suit)) & 3
+
+
+@njit(cache=True)
+def hand_of(S, seat):
+    return S[L.HANDS + seat * L.KINDS:L.HANDS + (seat + 1) * L.KINDS]
+
+
+@njit(cache=True)
+def meld_of(S, team, m):
+    start = L.MELDS + (team * L.MAX_MELDS + m) * L.KINDS
+    return S[start:start + L.KINDS]
+
+
+@njit(cache=True)
+def info_of(S, team, m):
+    start = L.MELD_INFO + (team * L.MAX_MELDS + m) * L.INFO
+    return S[start:start + L.INFO]
+
+
+@njit(cache=True)
+def team_melds(S, team):
+    """(counts int64[n, 53], shapes, homes, points) of a team's table melds (copies)."""
+    n = S[L.MELD_N + team]
+    start = L.MELDS + team * L.MAX_MELDS * L.KINDS
+    counts = S[start:start + n * L.KINDS].copy().reshape(n, L.KINDS)
+    shapes = np.empty(n, dtype=np.int64)
+    homes = np.empty(n, dtype=np.int64)
+    points = np.empty(n, dtype=np.int64)
+    for m in range(n):
+        info = info_of(S, team, m)
+        shapes[m] = info[0]
+        homes[m] = info[1]
+        points[m] = info[3]
+    return counts, shapes, homes, points
+
+
+@njit(cache=True)
+def trump_bonus(S, runb):
+    trump = S[L.TRUMP]
+    return runb[trump if trump >= 0 else 4]
+
+
+@njit(cache=True)
+def identify(counts, sc, vals, run_bonus, setb):
+    """(shape, home, clean, points) of a legal meld's best reading (-1 shape if illegal)."""
+    keys, rows, shapes, homes, cleans, points = catalogue(counts, sc, vals, run_bonus, setb)
+    key = meld_key(counts)
+    for i in range(keys.shape[0]):
+        if keys[i] == key:
+            return shapes[i], homes[i], cleans[i], points[i]
+    return -1, -1, 0, 0
+
+
+@njit(cache=True)
+def is_wild(R, kind):
+    return kind == L.JOKER or (R[L.R_WILD_TWOS] != 0 and kind % RANK_COUNT == 1)
+
+
+@njit(cache=True)
+def minimum_for(R, score):
+    """Vulnerability (RULES.md §6): least first lay-down for a match score."""
+    minimum = 0
+    for i in range(R[L.R_VULN_N]):
+        if score >= R[L.R_VULN + 2 * i]:
+            minimum = R[L.R_VULN + 2 * i + 1]
+    return minimum
+
+
+@njit(cache=True)
+def team_stats(S, R, team):
+    """(biribas, clean biribas, runs, sets) of a team's table melds."""
+    biribas = 0
+    clean = 0
+    runs = 0
+    sets = 0
+    for m in range(S[L.MELD_N + team]):
+        info = info_of(S, team, m)
+        if info[4] >= R[L.R_BIRIBA_SIZE]:
+            biribas += 1
+            if info[2]:
+                clean += 1
+        if info[0] == KIND_RUN:
+            runs += 1
+        else:
+            sets += 1
+    return biribas, clean, runs, sets
+
+
+@njit(cache=True)
+def close_ready(S, R, team, biribas, clean, runs, sets):
+    """The team may close (RULES.md §7): packet taken, enough biribas, preset extras."""
+    if S[L.PACKET_TAKEN + team] == 0 or biribas < R[L.R_CLOSE_BIRIBAS]:
+        return False
+    if R[L.R_CLOSE_CLEAN] and clean == 0:
+        return False
+    if R[L.R_CLOSE_RUN_SET] and (runs == 0 or sets == 0):
+        return False
+    return True
+
+
+@njit(cache=True)
+def packet_for(S, R, team):
+    """The packet the team would take now, or -1 (RULES.md §5.4, 7.1)."""
+    if S[L.PACKET_TAKEN + team]:
+        return -1
+    if R[L.R_PLAYERS] == 3:
+        for p in range(2):
+            if S[L.PACKET_USED + p] == 0:
+                return p
+        return -1
+    return team if S[L.PACKET_USED + team] == 0 else -1
+
+
+@njit(cache=True)
+def vulnerable_minimum(S, team):
+    """The minimum the team's lay-down this turn must reach (0: none)."""
+    if S[L.OPENED + team]:
+        return 0
+    return S[L.MINIMUM + team]
+
+
+@njit(cache=True)
+def reset_turn(S):
+    """Clear what one turn remembers (pile taken, banned and owed cards, points laid)."""
+    S[L.TOOK_PILE] = 0
+    S[L.BANNED] = -1
+    S[L.MUST] = -1
+    S[L.LAST_DRAWN] = -1
+    S[L.REDRAW_OK] = 0
+    S[L.TURN_POINTS] = 0
+    S[L.TURN_LAID] = 0
+
+
+@njit(cache=True)
+def forget_known(S, seat):
+    """Cards that left a hand are no longer known to be there."""
+    for kind in range(L.KINDS):
+        known = L.KNOWN + seat * L.KINDS + kind
+        held = S[L.HANDS + seat * L.KINDS + kind]
+        if S[known] > held:
+            S[known] = held
+
+
+@njit(cache=True)
+def pile_counts(S):
+    counts = np.zeros(L.KINDS, dtype=np.int64)
+    for i in range(S[L.PILE_N]):
+        counts[S[L.PILE + i]] += 1
+    return counts

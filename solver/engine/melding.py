@@ -1,0 +1,284 @@
+"""Melding and extending (rules §2, §5.2, §5.4, §6): which lays are legal, laying them, the packet.
+
+A meld or an extension is legal only when the rest of the turn can still end
+legally (the engine's decisions in the README): the pile's top card still to
+meld, the last card discardable, the vulnerability minimum reachable.
+"""
+
+from __future__ import annotations
+
+import kernels  # noqa: F401  (sets the numba cache location first)
+import numpy as np
+from numba import njit
+
+from kernels.partition_numba import additions, best, catalogue, meld_key
+from solver.engine import layout as L
+from solver.engine.basics import (
+    KIND_RUN,
+    close_ready,
+    encode,
+    forget_known,
+    hand_of,
+    identify,
+    info_of,
+    key_counts,
+    meld_of,
+    packet_for,
+    team_melds,
+    team_stats,
+    trump_bonus,
+    vulnerable_minimum,
+)
+from solver.engine.discard import discard_ok
+
+
+# Memo entries of the lay-down search behind one legality check. Past it the search
+# answers with the best lay-down it found, a lower bound: a vulnerable team's meld
+# whose minimum it cannot show reachable is refused (README, "Engine decisions").
+RULE_BUDGET = 1 << 17
+
+
+@njit(cache=True)
+def _rest_value(hand_after, keys_counts, points, vals):
+    """Best lay-down points of a hand from the catalogue rows inside it (keep 0, bounded)."""
+    n = keys_counts.shape[0]
+    inside = np.zeros(n, dtype=np.bool_)
+    count = 0
+    for i in range(n):
+        ok = True
+        for kind in range(L.KINDS):
+            if keys_counts[i, kind] > hand_after[kind]:
+                ok = False
+                break
+        inside[i] = ok
+        if ok:
+            count += 1
+    if count == 0:
+        return 0
+    rows = np.empty((count, L.KINDS), dtype=np.int64)
+    row_points = np.empty(count, dtype=np.int64)
+    j = 0
+    for i in range(n):
+        if inside[i]:
+            rows[j] = keys_counts[i]
+            row_points[j] = points[i]
+            j += 1
+    groups = np.full(count, -1, dtype=np.int64)
+    value, _, _ = best(hand_after.copy(), rows, row_points, np.int64(0), groups,
+                       hand_after.copy(), np.int64(RULE_BUDGET))
+    return max(value, 0)
+
+
+@njit(cache=True)
+def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clean_change,
+            is_run, is_new, catalogue_counts, catalogue_points, vals, stats):
+    """May ``seat`` lay ``used`` (a new meld, or an addition to a table meld) now?
+
+    ``held``: cards in ``hand``; ``grows_biriba``: the play makes a meld reach the biriba size;
+    ``clean_change``: how the team's clean biribas change (+1 a new clean biriba, -1 a clean
+    biriba that a wild makes dirty). Checks, in order: the pile's top card
+    still to meld (RULES.md §5.1), the cards left (an emptied hand takes the
+    packet at once, RULES.md §5.4; a last card must be discardable: closing or
+    taking the packet, RULES.md §7), the vulnerability minimum (RULES.md §6,
+    reachable with the rest of the hand).
+    """
+    must = S[L.MUST]
+    if must >= 0 and used[must] == 0:
+        return False
+    biribas, clean, runs, sets = stats
+    if grows_biriba:
+        biribas += 1
+    clean += clean_change
+    if is_new:
+        if is_run:
+            runs += 1
+        else:
+            sets += 1
+    first_biriba = R[L.R_FIRST_BIRIBA] != 0
+    left = held - size
+    last = -1
+    banned = S[L.BANNED]
+    other = banned < 0
+    if left == 1 or not other:
+        for kind in range(L.KINDS):
+            if hand[kind] - used[kind] > 0:
+                last = kind
+                if kind != banned:
+                    other = True
+    if left == 0:
+        if first_biriba or packet_for(S, R, team) < 0:
+            return False
+    elif left == 1:
+        if last == banned:
+            return False
+        pending = S[L.PENDING + seat] > 0 or (
+            first_biriba and grows_biriba and stats[0] == 0 and packet_for(S, R, team) >= 0)
+        if not ((close_ready(S, R, team, biribas, clean, runs, sets)
+                 and S[L.TOOK_PILE] != L.TOOK_LAST_CARD_PILE)
+                or (not first_biriba and packet_for(S, R, team) >= 0)
+                or (first_biriba and pending)):
+            return False
+    elif not other:
+        return False
+    minimum = vulnerable_minimum(S, team)
+    if minimum > 0 and S[L.TURN_POINTS] + points < minimum:
+        hand_after = hand - used
+        if S[L.TURN_POINTS] + points + _rest_value(
+                hand_after, catalogue_counts, catalogue_points, vals) < minimum:
+            return False
+    return True
+
+
+@njit(cache=True)
+def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i, vals, stats):
+    """May ``seat`` lay catalogue meld ``i`` of its hand (``counts``/``points``: the catalogue)?"""
+    size = counts[i].sum()
+    biriba = size >= R[L.R_BIRIBA_SIZE]
+    return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i], biriba,
+                   1 if biriba and cleans[i] != 0 else 0, shapes[i] == KIND_RUN, True,
+                   counts, points, vals, stats)
+
+
+@njit(cache=True)
+def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, row, gain, m,
+                counts, points, stats):
+    """(legal, action) of adding ``row`` to the team's table meld ``m``."""
+    biriba = R[L.R_BIRIBA_SIZE]
+    info = info_of(S, team, m)
+    added = row.sum()
+    grows = info[4] < biriba and info[4] + added >= biriba
+    merged = table[m] + row
+    change = 0
+    if info[4] + added >= biriba and held - added == 1:
+        # a biriba's cleanness may change: a wild added, or an own-suit 2 falling into place
+        # (it matters only for closing, which play_ok weighs when one card is left)
+        _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
+        before = 1 if info[4] >= biriba and info[2] != 0 else 0
+        change = (1 if merged_clean != 0 else 0) - before
+    if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, change,
+               info[0] == KIND_RUN, False, counts, points, vals, stats):
+        return True, encode(L.ACTION_EXTEND, m, meld_key(merged))
+    return False, 0
+
+
+@njit(cache=True)
+def play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
+    """Append the legal new melds and extensions (and discards unless ``melds_only``)."""
+    seat = S[L.CURRENT]
+    team = S[L.TEAM_OF + seat]
+    hand = hand_of(S, seat).copy()
+    held = hand.sum()
+    stats = team_stats(S, R, team)
+    run_bonus = trump_bonus(S, runb)
+    keys, counts, shapes, homes, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
+    for i in range(keys.shape[0]):
+        if n < out.shape[0] and new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans,
+                                            points, i, vals, stats):
+            out[n] = encode(L.ACTION_LAY, 0, keys[i])
+            n += 1
+    if S[L.MELD_N + team] > 0:
+        table, table_shapes, table_homes, before = team_melds(S, team)
+        rows, gains, groups = additions(hand, table, table_shapes, table_homes, before, sc, vals,
+                                        run_bonus, setb)
+        for i in range(rows.shape[0]):
+            if n >= out.shape[0]:
+                break
+            ok, action = addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held,
+                                     table, rows[i], gains[i], groups[i], counts, points, stats)
+            if ok:
+                out[n] = action
+                n += 1
+    if melds_only:
+        return n
+    for kind in range(L.KINDS):
+        if hand[kind] > 0 and n < out.shape[0] and discard_ok(S, R, seat, team, hand, held,
+                                                              kind, stats):
+            out[n] = encode(L.ACTION_DISCARD, 0, kind)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _merge_three_player_teams(S, R, solo):
+    """RULES.md 7.1: the other two players become one team for the rest of the round."""
+    S[L.SOLO] = solo
+    first = -1
+    second = -1
+    for seat in range(3):
+        if seat != solo:
+            if first < 0:
+                first = seat
+            else:
+                second = seat
+    for m in range(S[L.MELD_N + second]):
+        n = S[L.MELD_N + first]
+        meld_of(S, first, n)[:] = meld_of(S, second, m)
+        info_of(S, first, n)[:] = info_of(S, second, m)
+        S[L.MELD_N + first] = n + 1
+    S[L.MELD_N + second] = 0
+    if S[L.OPENED + second]:
+        S[L.OPENED + first] = 1
+    S[L.MINIMUM + first] = max(S[L.MINIMUM + first], S[L.MINIMUM + second])
+    S[L.TEAM_OF + second] = first
+
+
+@njit(cache=True)
+def take_packet(S, R, seat, packet):
+    team = S[L.TEAM_OF + seat]
+    for kind in range(L.KINDS):
+        S[L.HANDS + seat * L.KINDS + kind] += S[L.PACKETS + packet * L.KINDS + kind]
+    S[L.PACKET_USED + packet] = 1
+    S[L.PACKET_TAKEN + team] = 1
+    S[L.FRESH + seat] = 1
+    if R[L.R_PLAYERS] == 3 and S[L.SOLO] < 0:
+        _merge_three_player_teams(S, R, seat)
+
+
+@njit(cache=True)
+def lay(S, R, sc, vals, runb, setb, seat, team, target, key, extend):
+    run_bonus = trump_bonus(S, runb)
+    merged = np.empty(L.KINDS, dtype=np.int64)
+    key_counts(key, merged)
+    biriba = R[L.R_BIRIBA_SIZE]
+    had_biriba = team_stats(S, R, team)[0] > 0
+    if extend:
+        m = target
+        old = meld_of(S, team, m)
+        before = info_of(S, team, m)[3]
+        old_size = info_of(S, team, m)[4]
+    else:
+        m = S[L.MELD_N + team]
+        S[L.MELD_N + team] = m + 1
+        old = meld_of(S, team, m)
+        old[:] = 0
+        before = 0
+        old_size = 0
+    size = 0
+    for kind in range(L.KINDS):
+        added = merged[kind] - old[kind]
+        S[L.HANDS + seat * L.KINDS + kind] -= added
+        size += merged[kind]
+        if added > 0 and kind == S[L.MUST]:
+            S[L.MUST] = -1                         # the pile's top card is melded
+    old[:] = merged
+    shape, home, clean, points = identify(merged, sc, vals, run_bonus, setb)
+    info = info_of(S, team, m)
+    info[0] = shape
+    info[1] = home
+    info[2] = clean
+    info[3] = points
+    info[4] = size
+    S[L.TURN_POINTS] += points - before
+    S[L.TURN_LAID] += size - old_size
+    S[L.FRESH + seat] = 0
+    S[L.REDRAW_OK] = 0
+    forget_known(S, seat)
+    if (R[L.R_FIRST_BIRIBA] and not had_biriba and old_size < biriba <= size
+            and S[L.PENDING + seat] == 0):
+        packet = packet_for(S, R, team)
+        if packet >= 0:
+            S[L.PENDING + seat] = packet + 1
+    if hand_of(S, seat).sum() == 0 and not R[L.R_FIRST_BIRIBA]:
+        packet = packet_for(S, R, team)
+        if packet >= 0:
+            take_packet(S, R, seat, packet)   # RULES.md §5.4: at once, and play on
