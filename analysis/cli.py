@@ -12,7 +12,7 @@ import json
 import sys
 
 from analysis.games import add_game_commands
-from kernels.partition import BACKENDS, CountOverflowError
+from kernels.partition import BACKENDS
 from solver.errors import BiribaError, IllegalMeldError
 from solver.laydown import count_laydowns_timed
 from solver.melds import analyze_meld, check_trump
@@ -94,10 +94,7 @@ def _describe_meld(cards, rules, trump):
 
 def _cmd_partitions(args):
     rules = _rules_from(args)
-    try:
-        total, seconds = count_laydowns_timed(args.hand, rules, args.backend)
-    except CountOverflowError as error:
-        raise BiribaError(str(error)) from None
+    total, seconds = count_laydowns_timed(args.hand, rules, args.backend)
     backend = args.backend or _default_backend()
     if args.json:
         _print_json({"count": total, "backend": backend, "seconds": round(seconds, 6)})

@@ -14,6 +14,7 @@ from kernels.encoding import (
     SUIT_BITS,
     SUIT_COUNT,
 )
+from kernels.errors import KernelInputError
 
 
 def counts_to_masks(counts):
@@ -22,7 +23,7 @@ def counts_to_masks(counts):
     for kind in range(JOKER):
         count = counts[kind]
         if count > LAYER_COUNT:
-            raise ValueError(f"count {count} of kind {kind} exceeds {LAYER_COUNT}")
+            raise KernelInputError(f"count {count} of kind {kind} exceeds {LAYER_COUNT}")
         suit_index, rank_index = divmod(kind, RANK_COUNT)
         bits = 1 << (SUIT_BITS * suit_index + rank_index)
         if rank_index == 0:

@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kernels.errors import BackendError, CountOverflowError, KernelInputError  # noqa: F401
+
 from kernels import partition_ref
 from kernels.encoding import KIND_COUNT
 from kernels.params import STATE_BUDGET, RuleParams
@@ -33,10 +35,6 @@ def _default_backend() -> str:
 
 
 DEFAULT_BACKEND = _default_backend()
-
-
-class CountOverflowError(OverflowError):
-    """A compiled backend's int64 lay-down counter overflowed; the python backend is exact."""
 
 
 class Catalogue(NamedTuple):
@@ -67,7 +65,7 @@ def resolve_backend(backend: str | None) -> str:
     name = name.strip().lower()
     if name not in BACKENDS:
         from_where = "backend" if backend else "BIRIBA_BACKEND"
-        raise ValueError(f"unknown {from_where} {name!r} (known: {', '.join(BACKENDS)})")
+        raise BackendError(f"unknown {from_where} {name!r} (known: {', '.join(BACKENDS)})")
     return name
 
 
@@ -124,7 +122,7 @@ def additions(hand: np.ndarray, melds: np.ndarray, shapes, homes, before, params
     shapes, homes, before = (np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
                              for values in (shapes, homes, before))
     if not (len(shapes) == len(homes) == len(before) == len(melds)):
-        raise ValueError("shapes, homes and before must have one entry per meld")
+        raise KernelInputError("shapes, homes and before must have one entry per meld")
     if name == "python":
         rows = partition_ref.additions(hand.tolist(), melds.tolist(), shapes.tolist(),
                                        homes.tolist(), before.tolist(), params)
@@ -140,7 +138,7 @@ def additions(hand: np.ndarray, melds: np.ndarray, shapes, homes, before, params
 def _check_table(hand: np.ndarray, table: Catalogue) -> None:
     # The compiled kernels trust that every meld lies inside the hand.
     if len(table.keys) and not (table.counts <= np.asarray(hand)[None, :]).all():
-        raise ValueError("the catalogue holds a meld that is not inside the hand")
+        raise KernelInputError("the catalogue holds a meld that is not inside the hand")
 
 
 def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int:
@@ -181,25 +179,25 @@ def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = No
     """
     name = resolve_backend(backend)
     if keep < 0:
-        raise ValueError(f"keep must be 0 or more, got {keep!r}")
+        raise KernelInputError(f"keep must be 0 or more, got {keep!r}")
     if budget < 1:
-        raise ValueError(f"budget must be 1 or more, got {budget!r}")
+        raise KernelInputError(f"budget must be 1 or more, got {budget!r}")
     size = len(table.keys)
     groups = (np.full(size, -1, dtype=np.int64) if groups is None
               else np.ascontiguousarray(groups, dtype=np.int64))
     if groups.shape != (size,):
-        raise ValueError(f"groups must be {size} ints in -1..{MAX_GROUP}")
+        raise KernelInputError(f"groups must be {size} ints in -1..{MAX_GROUP}")
     if name != "cython":
         # Cython checks these while it builds its tables (a meld outside the hand gets
         # no slot there); numba and the reference trust their input.
         _check_table(hand, table)
         if size and (groups.min() < -1 or groups.max() > MAX_GROUP):
-            raise ValueError(f"groups must be {size} ints in -1..{MAX_GROUP}")
+            raise KernelInputError(f"groups must be {size} ints in -1..{MAX_GROUP}")
     hand = np.ascontiguousarray(hand, dtype=np.int64)
     max_left = (hand.copy() if max_left is None
                 else np.minimum(np.ascontiguousarray(max_left, dtype=np.int64), hand))
     if max_left.shape != (KIND_COUNT,) or (max_left < 0).any():
-        raise ValueError("max_left must be 53 counts of 0 or more")
+        raise KernelInputError("max_left must be 53 counts of 0 or more")
     if name == "python":
         points, indices = partition_ref.best_laydown(hand, table.rows(), keep, list(groups),
                                                      list(max_left))

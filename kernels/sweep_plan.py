@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.errors import BiribaError, KernelInputError
 from kernels.params import KIND_RUN, KIND_SET, KIND_WILD_SET, MAX_SET_SIZE, NEG_INF, TWO_KINDS
 
 POSITIONS = 14          # 0 the ace low, 1..12 the 2 to the K, 13 the ace high
@@ -32,7 +33,7 @@ LONGEST_RUN = 13
 NO_THRESHOLD = 99
 
 
-class NotSweepable(ValueError):
+class NotSweepable(BiribaError):
     """Bonus tables the sweep's settling rule cannot score exactly (see :func:`sweepable`)."""
 
 
@@ -280,7 +281,7 @@ def build_plan(hand, tables, params) -> Plan:
         elif shape == KIND_WILD_SET:
             raise NotSweepable("table melds of wilds only are not swept")
         elif shape != KIND_SET:
-            raise ValueError(f"unknown shape {shape!r} of table meld {index}")
+            raise KernelInputError(f"unknown shape {shape!r} of table meld {index}")
     runs.sort(key=lambda run: (run.suit, run.index))
     return Plan(cap=cap, per_wild=per_wild, min_size=int(params.min_size),
                 wild_twos=int(params.wild_twos), slack_cap=per_wild * LONGEST_RUN,

@@ -6,8 +6,7 @@ stderr and exit code 2.
 """
 
 
-class BiribaError(ValueError):
-    """Base class of every error caused by bad input."""
+from kernels.errors import BackendError, BiribaError, CountOverflowError, KernelInputError  # noqa: F401
 
 
 class InvalidCardError(BiribaError):

@@ -263,3 +263,21 @@ def test_random_command_lines_end_in_a_result_or_one_error_line(capsys, monkeypa
     assert code in (0, 2)
     if code == 2:
         assert err.startswith("biriba: error: ") and err.count("\n") == 1, err
+
+
+def test_a_bad_backend_in_the_environment_is_one_error_line(capsys, monkeypatch):
+    monkeypatch.setenv("BIRIBA_BACKEND", "nonsense")
+    code, out, err = run(capsys, "best", "AS 2S 3S")
+    assert code == 2 and "unknown BIRIBA_BACKEND 'nonsense'" in err and err.count("\n") == 1
+
+
+def test_the_kernels_errors_belong_to_the_family():
+    from kernels import errors as kernel_errors
+    from kernels.sweep_plan import NotSweepable
+    from solver.errors import BiribaError
+
+    assert BiribaError is kernel_errors.BiribaError
+    for error in (kernel_errors.KernelInputError, kernel_errors.BackendError,
+                  kernel_errors.CountOverflowError, NotSweepable):
+        assert issubclass(error, BiribaError) and issubclass(error, ValueError)
+    assert issubclass(kernel_errors.CountOverflowError, OverflowError)
