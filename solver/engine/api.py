@@ -27,7 +27,12 @@ from solver.engine.rules import engine_rules, teams_of
 from solver.errors import IllegalMoveError, OutOfRangeError
 from solver.rules import RuleSet, get_rules
 
-PHASES = ("choose_trump", "draw", "play", "round_over", "match_over")
+_PHASE_NAMES = {L.CHOOSE_TRUMP: "choose_trump", L.DRAW: "draw", L.PLAY: "play",
+                L.ROUND_OVER: "round_over", L.MATCH_OVER: "match_over"}
+PHASES = tuple(_PHASE_NAMES[code] for code in sorted(_PHASE_NAMES))   # indexed by phase code
+END_REASONS = {L.NOT_OVER: "", L.CLOSED: "closed", L.STOCK_OUT: "stock exhausted",
+               L.NO_DRAW: "no legal draw",
+               L.IDLE_OUT: "no meld for a full circle with an empty stock"}
 TERMINAL = -4
 SUITS = "SHDC"
 
@@ -59,6 +64,9 @@ class Game:
         self.engine = engine_rules(self.rules, self.players)
         self.match = bool(match)
         self.teams = teams_of(self.rules, self.players)
+        # where legal_actions writes: one per game, shared by its states (each copies its
+        # list out at once), so clone() allocates nothing but the state array
+        self.action_buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
 
     @property
     def entities(self) -> int:
@@ -89,7 +97,6 @@ class State:
         self.seed = seed
         self.dealer = dealer
         self.history: list[int] = list(history or [])
-        self._buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
         self._legal: np.ndarray | None = None
 
     # --- OpenSpiel-shaped core ---------------------------------------------------------
@@ -112,8 +119,9 @@ class State:
             if self.is_terminal():
                 self._legal = np.empty(0, dtype=np.int64)
             else:
-                n = core.legal_actions(self.array, *self._args(), self._buffer)
-                self._legal = self._buffer[:n].copy()
+                buffer = self.game.action_buffer
+                n = core.legal_actions(self.array, *self._args(), buffer)
+                self._legal = buffer[:n].copy()
         return self._legal
 
     def legal_actions(self) -> list[int]:
@@ -173,7 +181,7 @@ class State:
                 for m in range(int(self.array[L.MELD_N + team]))]
 
     def meld_points(self, team: int) -> list[int]:
-        return [int(core.info_of(self.array, team, m)[3])
+        return [int(core.info_of(self.array, team, m)[L.INFO_POINTS])
                 for m in range(int(self.array[L.MELD_N + team]))]
 
     def pile(self) -> list[int]:
@@ -207,8 +215,7 @@ class State:
 
     @property
     def end_reason(self) -> str:
-        return ("", "closed", "stock exhausted", "no legal draw",
-                "no meld for a full circle with an empty stock")[int(self.array[L.END_REASON])]
+        return END_REASONS[int(self.array[L.END_REASON])]
 
     # --- actions as text -------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:

@@ -108,9 +108,9 @@ def team_melds(S, team):
     points = np.empty(n, dtype=np.int64)
     for m in range(n):
         info = info_of(S, team, m)
-        shapes[m] = info[0]
-        homes[m] = info[1]
-        points[m] = info[3]
+        shapes[m] = info[L.INFO_SHAPE]
+        homes[m] = info[L.INFO_HOME]
+        points[m] = info[L.INFO_POINTS]
     return counts, shapes, homes, points
 
 
@@ -155,11 +155,11 @@ def team_stats(S, R, team):
     sets = 0
     for m in range(S[L.MELD_N + team]):
         info = info_of(S, team, m)
-        if info[4] >= R[L.R_BIRIBA_SIZE]:
+        if info[L.INFO_SIZE] >= R[L.R_BIRIBA_SIZE]:
             biribas += 1
-            if info[2]:
+            if info[L.INFO_CLEAN]:
                 clean += 1
-        if info[0] == KIND_RUN:
+        if info[L.INFO_SHAPE] == KIND_RUN:
             runs += 1
         else:
             sets += 1

@@ -2,7 +2,8 @@
 
 The rule tests play thousands of random rounds per preset; checking in
 Python after each action would take minutes, so the loop and the checks run
-compiled. Codes: 0 fine; see ``PROBLEMS``.
+compiled. Codes: the named constants below, ``FINE`` (0) when all is well; ``PROBLEMS`` says
+each in words.
 """
 
 from __future__ import annotations
@@ -14,10 +15,26 @@ from numba import njit
 from solver.engine import layout as L
 from solver.engine.core import apply_action, identify, info_of, legal_actions, meld_of, rng_below
 
-PROBLEMS = ("", "a card is missing or doubled", "a negative card count",
-            "a known card is not in its hand", "an illegal meld on the table",
-            "a table meld's points or size are stale", "the no-legal-action valve opened",
-            "no legal action", "the round did not end within the action limit")
+FINE = 0
+CARD_COUNT = 1          # a card is missing or doubled
+NEGATIVE = 2
+KNOWN_NOT_HELD = 3
+ILLEGAL_MELD = 4
+STALE_MELD = 5
+VALVE_OPENED = 6
+NO_ACTION = 7
+TOO_LONG = 8
+PROBLEMS = {
+    FINE: "",
+    CARD_COUNT: "a card is missing or doubled",
+    NEGATIVE: "a negative card count",
+    KNOWN_NOT_HELD: "a known card is not in its hand",
+    ILLEGAL_MELD: "an illegal meld on the table",
+    STALE_MELD: "a table meld's points or size are stale",
+    VALVE_OPENED: "the no-legal-action valve opened",
+    NO_ACTION: "no legal action",
+    TOO_LONG: "the round did not end within the action limit",
+}
 
 
 @njit(cache=True)
@@ -32,9 +49,9 @@ def check_state(S, R, sc, vals, runb, setb, seen):
         for kind in range(L.KINDS):
             count = S[L.HANDS + seat * L.KINDS + kind]
             if count < 0:
-                return 2
+                return NEGATIVE
             if S[L.KNOWN + seat * L.KINDS + kind] > count:
-                return 3
+                return KNOWN_NOT_HELD
             where[kind] += count
     for packet in range(S[L.PACKET_N]):
         if S[L.PACKET_USED + packet] == 0:
@@ -58,22 +75,24 @@ def check_state(S, R, sc, vals, runb, setb, seen):
                     same = False
             info = info_of(S, team, m)
             old = info_of(seen, team, m)
-            if same and old[3] == info[3] and old[4] == info[4] and old[0] == info[0] and \
-                    seen[L.TRUMP] == trump:
+            if (same and old[L.INFO_POINTS] == info[L.INFO_POINTS]
+                    and old[L.INFO_SIZE] == info[L.INFO_SIZE]
+                    and old[L.INFO_SHAPE] == info[L.INFO_SHAPE] and seen[L.TRUMP] == trump):
                 continue
             shape, home, clean, points = identify(meld.copy(), sc, vals, run_bonus, setb)
             if shape < 0:
-                return 4
-            if info[3] != points or info[4] != size or info[0] != shape:
-                return 5
+                return ILLEGAL_MELD
+            if (info[L.INFO_POINTS] != points or info[L.INFO_SIZE] != size
+                    or info[L.INFO_SHAPE] != shape):
+                return STALE_MELD
     for kind in range(L.KINDS):
         expected = R[L.R_JOKERS] if kind == L.JOKER else R[L.R_DECKS]
         if where[kind] != expected:
-            return 1
+            return CARD_COUNT
     if S[L.VALVE] > 0:
-        return 6
+        return VALVE_OPENED
     seen[:] = S
-    return 0
+    return FINE
 
 
 @njit(cache=True)
@@ -92,10 +111,10 @@ def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions, log):
         return count, code, -1
     while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER:
         if count >= max_actions:
-            return count, 8, count
+            return count, TOO_LONG, count
         n = legal_actions(S, R, sc, vals, runb, setb, buffer)
         if n == 0:
-            return count, 7, count
+            return count, NO_ACTION, count
         action = buffer[rng_below(rng, n)]
         apply_action(S, R, sc, vals, runb, setb, action)
         log[count] = action
@@ -103,4 +122,4 @@ def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions, log):
         code = check_state(S, R, sc, vals, runb, setb, seen)
         if code:
             return count, code, count - 1
-    return count, 0, -1
+    return count, FINE, -1

@@ -1,4 +1,5 @@
-"""The discard (rules §5.3): which card may end the turn, and when the last card may go (§6, §7)."""
+"""The discard (rules §5.3): which card may end the turn, and when the last card may go
+(§6, §7)."""
 
 from __future__ import annotations
 

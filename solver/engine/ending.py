@@ -29,7 +29,7 @@ def end_round(S, R, vals, reason):
             continue
         total = 0
         for m in range(S[L.MELD_N + team]):
-            total += info_of(S, team, m)[3]
+            total += info_of(S, team, m)[L.INFO_POINTS]
         if team == closer_team:
             total += R[L.R_CLOSING_BONUS]
         for seat in range(players):

@@ -16,7 +16,12 @@ MAX_TEAMS = 3
 MAX_CARDS = 162
 MAX_MELDS = 54          # per team: 162 cards / 3
 MAX_PACKETS = 3
-INFO = 5                # per table meld: shape, home, clean, points, size
+INFO = 5                # per table meld: the five fields below
+INFO_SHAPE = 0          # the meld's shape (kernels.params SHAPE: run, set, wild set)
+INFO_HOME = 1           # its suit (a run) or rank (a set)
+INFO_CLEAN = 2          # 1 when it holds no wild card
+INFO_POINTS = 3         # card values + bonus, with the round's trump
+INFO_SIZE = 4           # cards in the meld
 
 # phases
 CHOOSE_TRUMP = 0

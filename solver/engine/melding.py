@@ -1,4 +1,5 @@
-"""Melding and extending (rules §2, §5.2, §5.4, §6): which lays are legal, laying them, the packet.
+"""Melding and extending (rules §2, §5.2, §5.4, §6): which lays are legal, laying them, the
+packet.
 
 A meld or an extension is legal only when the rest of the turn can still end
 legally (the engine's decisions in the README): the pile's top card still to
@@ -146,17 +147,17 @@ def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, 
     biriba = R[L.R_BIRIBA_SIZE]
     info = info_of(S, team, m)
     added = row.sum()
-    grows = info[4] < biriba and info[4] + added >= biriba
+    grows = info[L.INFO_SIZE] < biriba and info[L.INFO_SIZE] + added >= biriba
     merged = table[m] + row
     change = 0
-    if info[4] + added >= biriba and held - added == 1:
+    if info[L.INFO_SIZE] + added >= biriba and held - added == 1:
         # a biriba's cleanness may change: a wild added, or an own-suit 2 falling into place
         # (it matters only for closing, which play_ok weighs when one card is left)
         _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
-        before = 1 if info[4] >= biriba and info[2] != 0 else 0
+        before = 1 if info[L.INFO_SIZE] >= biriba and info[L.INFO_CLEAN] != 0 else 0
         change = (1 if merged_clean != 0 else 0) - before
     if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, change,
-               info[0] == KIND_RUN, False, counts, points, vals, stats):
+               info[L.INFO_SHAPE] == KIND_RUN, False, counts, points, vals, stats):
         return True, encode(L.ACTION_EXTEND, m, meld_key(merged))
     return False, 0
 
@@ -244,8 +245,8 @@ def lay(S, R, sc, vals, runb, setb, seat, team, target, key, extend):
     if extend:
         m = target
         old = meld_of(S, team, m)
-        before = info_of(S, team, m)[3]
-        old_size = info_of(S, team, m)[4]
+        before = info_of(S, team, m)[L.INFO_POINTS]
+        old_size = info_of(S, team, m)[L.INFO_SIZE]
     else:
         m = S[L.MELD_N + team]
         S[L.MELD_N + team] = m + 1
@@ -263,11 +264,11 @@ def lay(S, R, sc, vals, runb, setb, seat, team, target, key, extend):
     old[:] = merged
     shape, home, clean, points = identify(merged, sc, vals, run_bonus, setb)
     info = info_of(S, team, m)
-    info[0] = shape
-    info[1] = home
-    info[2] = clean
-    info[3] = points
-    info[4] = size
+    info[L.INFO_SHAPE] = shape
+    info[L.INFO_HOME] = home
+    info[L.INFO_CLEAN] = clean
+    info[L.INFO_POINTS] = points
+    info[L.INFO_SIZE] = size
     S[L.TURN_POINTS] += points - before
     S[L.TURN_LAID] += size - old_size
     S[L.FRESH + seat] = 0

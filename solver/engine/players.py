@@ -45,6 +45,8 @@ class GreedyPlayer:
     name = "greedy"
 
     def __init__(self, seed: int = 0):
+        """``seed`` is accepted so every player is made alike (``make_player(name, seed)``);
+        the greedy player is deterministic and does not use it."""
         self._buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
 
     def choose(self, state) -> int:

@@ -67,7 +67,9 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
                 raise ImpossiblePositionError(f"team {team} meld {cards!r} is not a legal meld")
             m = int(array[L.MELD_N + team])
             core.meld_of(array, team, m)[:] = counts
-            core.info_of(array, team, m)[:] = (shape, home, clean, points, counts.sum())
+            info = core.info_of(array, team, m)
+            info[L.INFO_SHAPE], info[L.INFO_HOME], info[L.INFO_CLEAN] = shape, home, clean
+            info[L.INFO_POINTS], info[L.INFO_SIZE] = points, counts.sum()
             array[L.MELD_N + team] = m + 1
     pile_kinds = _kinds(pile)
     take(pile_kinds, "pile")
