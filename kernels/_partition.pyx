@@ -53,9 +53,14 @@ cdef enum:
     JOKER = 52
     RANK_COUNT = 13
     ACE_HIGH = 13
-    KIND_RUN = 0
-    KIND_SET = 1
-    KIND_WILD_SET = 2
+    SHAPE_RUN = 0
+    SHAPE_SET = 1
+    SHAPE_WILD_SET = 2
+    KEY_TWO_SHIFT = 3
+    KEY_BODY_SHIFT = 11
+    KEY_TAG_SHIFT = 40
+    KEY_TAG_RUN = 1
+    KEY_TAG_SET = 2
 
 cdef int64_t C_NEG_INF = -((<int64_t>1) << 60)
 cdef int64_t C_INT64_MAX = 0x7FFFFFFFFFFFFFFF
@@ -72,8 +77,23 @@ for _position in range(KIND_COUNT):
     _ORDER[_position] = _order[_position]
 del _order, _position
 
+# The enum above repeats constants Cython must know at compile time; their one definition is
+# in kernels.encoding and kernels.params, and the import refuses a module that drifted.
+from kernels import encoding as _encoding, params as _params
+
+if ((KIND_COUNT, JOKER, RANK_COUNT, ACE_HIGH) != (_encoding.KIND_COUNT, _encoding.JOKER,
+        _encoding.RANK_COUNT, _encoding.ACE_HIGH_POSITION)
+        or (SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET) != (_params.SHAPE_RUN, _params.SHAPE_SET,
+                                                      _params.SHAPE_WILD_SET)
+        or (KEY_TWO_SHIFT, KEY_BODY_SHIFT, KEY_TAG_SHIFT, KEY_TAG_RUN, KEY_TAG_SET) != (
+            _params.KEY_TWO_SHIFT, _params.KEY_BODY_SHIFT, _params.KEY_TAG_SHIFT,
+            _params.KEY_TAG_RUN, _params.KEY_TAG_SET)
+        or C_NEG_INF != _params.NEG_INF):
+    raise ImportError("kernels._partition was built with constants that differ from "
+                      "kernels.encoding / kernels.params: rebuild it (pip install -e .)")
+
 COMPILED = True
-NEG_INF = -(1 << 60)
+NEG_INF = _params.NEG_INF
 
 
 
@@ -97,7 +117,7 @@ cdef int64_t _meld_key(const int64_t* counts) noexcept nogil:
     cdef bint repeated = False
     cdef int suit, kind, rank, r
     for suit in range(4):
-        wild |= counts[suit * RANK_COUNT + 1] << (3 + 2 * suit)
+        wild |= counts[suit * RANK_COUNT + 1] << (KEY_TWO_SHIFT + 2 * suit)
     for kind in range(JOKER):
         count = counts[kind]
         if count > 0 and kind % RANK_COUNT != 1:
@@ -118,7 +138,8 @@ cdef int64_t _meld_key(const int64_t* counts) noexcept nogil:
                     mask |= 1
                 else:
                     mask |= (<int64_t>1) << (rank - 1)
-        return ((<int64_t>1) << 40) | ((suit | (mask << 2)) << 11) | wild
+        return (((<int64_t>KEY_TAG_RUN) << KEY_TAG_SHIFT)
+                | ((suit | (mask << 2)) << KEY_BODY_SHIFT) | wild)
     rank = 0
     for r in range(RANK_COUNT):
         if (ranks_seen >> r) & 1:
@@ -126,7 +147,7 @@ cdef int64_t _meld_key(const int64_t* counts) noexcept nogil:
     payload = rank
     for suit in range(4):
         payload |= counts[suit * RANK_COUNT + rank] << (4 + 2 * suit)
-    return ((<int64_t>2) << 40) | (payload << 11) | wild
+    return ((<int64_t>KEY_TAG_SET) << KEY_TAG_SHIFT) | (payload << KEY_BODY_SHIFT) | wild
 
 
 cdef inline bint _limit_ok(const int64_t* scalars, int64_t wilds, int64_t naturals) noexcept nogil:
@@ -299,7 +320,7 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
                             kind = suit * RANK_COUNT + (0 if p == ACE_HIGH else p)
                             if hand[kind] > 0 and not is_wild[p]:
                                 base[kind] += 1
-                        _emit_wilds(hand, base, run_wilds, run_wild_count, wild_count, KIND_RUN,
+                        _emit_wilds(hand, base, run_wilds, run_wild_count, wild_count, SHAPE_RUN,
                                     suit, 1 if wild_count == 0 else 0, out)
                         if extra == 0 or not _next_combination(chosen, extra, optional_count):
                             break
@@ -327,7 +348,7 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
                     memset(base, 0, sizeof(base))
                     for suit in range(4):
                         base[suit * RANK_COUNT + rank] = natural[suit]
-                    _emit_wilds(hand, base, set_wilds, set_wild_count, wild_count, KIND_SET, rank,
+                    _emit_wilds(hand, base, set_wilds, set_wild_count, wild_count, SHAPE_SET, rank,
                                 1 if wild_count == 0 else 0, out)
             # odometer over the natural counts per suit
             digit = 0
@@ -346,7 +367,7 @@ cdef int _generate(const int64_t* hand, const int64_t* scalars, Candidates* out)
             total += hand[run_wilds[j]]
         for size in range(min_size, total + 1):
             memset(base, 0, sizeof(base))
-            _emit_wilds(hand, base, run_wilds, run_wild_count, size, KIND_WILD_SET, RANK_COUNT,
+            _emit_wilds(hand, base, run_wilds, run_wild_count, size, SHAPE_WILD_SET, RANK_COUNT,
                         0, out)
     return 0
 
@@ -367,7 +388,7 @@ cdef int64_t _points(const int64_t* row, int64_t shape, int64_t home, int64_t cl
     for kind in range(KIND_COUNT):
         size += row[kind]
         value += scoring.values[kind] * row[kind]
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         return value + scoring.run_bonus[(home * 2 + clean) * scoring.run_width + size]
     if size > scoring.set_width - 1:
         size = scoring.set_width - 1
@@ -573,10 +594,10 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             if scalar_view[0]:
                 for suit in range(4):
                     mask[suit * RANK_COUNT + 1] = 1
-            if shape == KIND_RUN:
+            if shape == SHAPE_RUN:
                 for rank in range(RANK_COUNT):
                     mask[home * RANK_COUNT + rank] = 1
-            elif shape == KIND_SET:
+            elif shape == SHAPE_SET:
                 for suit in range(4):
                     mask[suit * RANK_COUNT + home] = 1
             size = 0

@@ -12,14 +12,29 @@ import numpy as np
 
 from kernels.encoding import JOKER, RANK_COUNT
 
-KIND_RUN = 0
-KIND_SET = 1
-KIND_WILD_SET = 2
+SHAPE_RUN = 0
+SHAPE_SET = 1
+SHAPE_WILD_SET = 2
 SHAPE_NAMES = ("run", "set", "set")
 TWO_KINDS = tuple(suit * RANK_COUNT + 1 for suit in range(4))
 MAX_SET_SIZE = 48          # longest set the bonus table covers (3 decks + 6 jokers fit)
 NEG_INF = -(1 << 60)       # "no lay-down leaves enough cards"
 NO_LIMIT = 99
+
+# The meld key (kernels.partition_ref.meld_key, its numba and Cython twins, and the inverse
+# kernels.partition_numba.key_counts): bits 0-2 jokers, then 2 bits of 2s per suit from
+# KEY_TWO_SHIFT; the other cards from KEY_BODY_SHIFT (KEY_BODY_BITS wide: a run's
+# ``suit | rank_mask << 2``, a set's ``rank | per-suit counts << 4``); the shape tag at
+# KEY_TAG_SHIFT. Action ids embed the key and records store action ids, so a change of
+# layout must bump KEY_VERSION, which is the records' version (tests pin a few keys).
+KEY_VERSION = 1
+KEY_JOKER_MASK = 7
+KEY_TWO_SHIFT = 3
+KEY_BODY_SHIFT = 11
+KEY_BODY_BITS = 29
+KEY_TAG_SHIFT = 40
+KEY_TAG_RUN = 1
+KEY_TAG_SET = 2
 # Most memo entries of one compiled first-card best() call: its worst case is exponential
 # (docs/partition-design.md), so past this it stops and says its answer is not exact.
 # About 0.4-1 s on 45 cards + 10 table melds (benchmarks/README.md, "Bounded time").

@@ -24,16 +24,22 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
-from kernels.params import STATE_BUDGET
+from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
+from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET, STATE_BUDGET
+from kernels.params import (
+    KEY_BODY_BITS,
+    KEY_BODY_SHIFT,
+    KEY_JOKER_MASK,
+    KEY_TAG_RUN,
+    KEY_TAG_SET,
+    KEY_TAG_SHIFT,
+    KEY_TWO_SHIFT,
+)
+from kernels.params import decision_order as _decision_order
 
-KIND_COUNT = 53
-JOKER = 52
-RANK_COUNT = 13
-ACE_HIGH = 13
-KIND_RUN = 0
-KIND_SET = 1
-KIND_WILD_SET = 2
-NEG_INF = -(1 << 60)
+DECISION_ORDER = tuple(_decision_order())
+
 INT64_MAX = (1 << 63) - 1
 MAX_WIDTH = 16          # most distinct kinds in one meld (a 13-card run)
 MAX_DEPTH = 8           # most melds sharing their first card (its copies, <= 6 jokers)
@@ -45,18 +51,10 @@ MEMO_BITS = 8
 
 @njit(cache=True)
 def decision_order():
-    """Same order as kernels.params.decision_order (rank-major, aces last)."""
+    """kernels.params.decision_order as an array (its one definition, read as a constant)."""
     order = np.empty(KIND_COUNT, dtype=np.int64)
-    n = 0
-    for step in range(2, RANK_COUNT + 1):
-        rank = step % RANK_COUNT
-        for suit in range(4):
-            order[n] = suit * RANK_COUNT + rank
-            n += 1
-    for suit in range(4):
-        order[n] = suit * RANK_COUNT + 1
-        n += 1
-    order[n] = JOKER
+    for position in range(KIND_COUNT):
+        order[position] = DECISION_ORDER[position]
     return order
 
 
@@ -65,7 +63,7 @@ def meld_key(counts):
     """Same key as kernels.partition_ref.meld_key."""
     wild = counts[JOKER]
     for suit in range(4):
-        wild |= counts[suit * RANK_COUNT + 1] << (3 + 2 * suit)
+        wild |= counts[suit * RANK_COUNT + 1] << (KEY_TWO_SHIFT + 2 * suit)
     suits_seen = 0
     ranks_seen = 0
     repeated = False
@@ -89,7 +87,7 @@ def meld_key(counts):
                     mask |= 1
                 else:
                     mask |= 1 << (rank - 1)
-        return (1 << 40) | ((suit | (mask << 2)) << 11) | wild
+        return (KEY_TAG_RUN << KEY_TAG_SHIFT) | ((suit | (mask << 2)) << KEY_BODY_SHIFT) | wild
     rank = 0
     for r in range(RANK_COUNT):
         if (ranks_seen >> r) & 1:
@@ -97,7 +95,35 @@ def meld_key(counts):
     payload = rank
     for suit in range(4):
         payload |= counts[suit * RANK_COUNT + rank] << (4 + 2 * suit)
-    return (2 << 40) | (payload << 11) | wild
+    return (KEY_TAG_SET << KEY_TAG_SHIFT) | (payload << KEY_BODY_SHIFT) | wild
+
+
+@njit(cache=True)
+def key_counts(key, out):
+    """Write into ``out`` the 53 counts of the meld whose meld_key is ``key`` (the inverse
+    of meld_key, as kernels.partition_ref.key_counts)."""
+    for kind in range(KIND_COUNT):
+        out[kind] = 0
+    out[JOKER] = key & KEY_JOKER_MASK
+    for suit in range(4):
+        out[suit * RANK_COUNT + 1] = (key >> (KEY_TWO_SHIFT + 2 * suit)) & 3
+    tag = (key >> KEY_TAG_SHIFT) & 3
+    payload = (key >> KEY_BODY_SHIFT) & ((1 << KEY_BODY_BITS) - 1)
+    if tag == KEY_TAG_RUN:
+        suit = payload & 3
+        mask = payload >> 2
+        for rank in range(RANK_COUNT):
+            if rank == 1:
+                continue
+            bit = 0 if rank == 0 else rank - 1
+            if (mask >> bit) & 1:
+                out[suit * RANK_COUNT + rank] += 1
+    elif tag == KEY_TAG_SET:
+        rank = payload & 15
+        if rank >= RANK_COUNT:      # no meld has this key: an action made up by hand
+            return
+        for suit in range(4):
+            out[suit * RANK_COUNT + rank] += (payload >> (4 + 2 * suit)) & 3
 
 
 @njit(cache=True)
@@ -306,7 +332,7 @@ def _generate(hand, scalars, required):
                             if hand[kind] > 0 and not is_wild[p]:
                                 base[kind] += 1
                         keys, rows, info, used = _emit_wilds(
-                            hand, base, run_wilds, run_wild_count, wild_count, KIND_RUN, suit,
+                            hand, base, run_wilds, run_wild_count, wild_count, SHAPE_RUN, suit,
                             1 if wild_count == 0 else 0, keys, rows, info, used, required, prune, index,
                         )
                         if extra == 0 or not _next_combination(chosen, extra, optional_count):
@@ -349,7 +375,7 @@ def _generate(hand, scalars, required):
                     for suit in range(4):
                         base[suit * RANK_COUNT + rank] = natural[suit]
                     keys, rows, info, used = _emit_wilds(
-                        hand, base, set_wilds, set_wild_count, wild_count, KIND_SET, rank,
+                        hand, base, set_wilds, set_wild_count, wild_count, SHAPE_SET, rank,
                         1 if wild_count == 0 else 0, keys, rows, info, used, required, prune, index,
                     )
             # odometer over the natural counts per suit
@@ -369,7 +395,7 @@ def _generate(hand, scalars, required):
         for size in range(min_size, total + 1):
             base[:] = 0
             keys, rows, info, used = _emit_wilds(
-                hand, base, run_wilds, run_wild_count, size, KIND_WILD_SET, RANK_COUNT, 0,
+                hand, base, run_wilds, run_wild_count, size, SHAPE_WILD_SET, RANK_COUNT, 0,
                 keys, rows, info, used, required, prune, index,
             )
     return keys[:used], rows[:used], info[:used]
@@ -382,7 +408,7 @@ def _points(row, shape, home, clean, values, run_bonus, set_bonus):
     for kind in range(KIND_COUNT):
         size += row[kind]
         value += values[kind] * row[kind]
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         return value + run_bonus[home, clean, size]
     last = set_bonus.shape[2] - 1
     return value + set_bonus[home, clean, min(size, last)]
@@ -453,10 +479,10 @@ def _relevant(shape, home, wild_twos):
     if wild_twos:
         for suit in range(4):
             mask[suit * RANK_COUNT + 1] = 1
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         for rank in range(RANK_COUNT):
             mask[home * RANK_COUNT + rank] = 1
-    elif shape == KIND_SET:
+    elif shape == SHAPE_SET:
         for suit in range(4):
             mask[suit * RANK_COUNT + home] = 1
     return mask
@@ -469,9 +495,9 @@ def _always_wild(kind, shape, home, wild_twos):
         return True
     if not wild_twos or kind % RANK_COUNT != 1:
         return False
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         return kind // RANK_COUNT != home     # an own-suit 2 may stand at its place
-    return not (shape == KIND_SET and home == 1)
+    return not (shape == SHAPE_SET and home == 1)
 
 
 @njit(cache=True)

@@ -27,32 +27,39 @@ from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement, product
 
+from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
 from kernels.params import (
-    KIND_RUN,
-    KIND_SET,
-    KIND_WILD_SET,
+    KEY_BODY_BITS,
+    KEY_JOKER_MASK,
+    KEY_BODY_SHIFT,
+    KEY_TAG_RUN,
+    KEY_TAG_SET,
+    KEY_TAG_SHIFT,
+    KEY_TWO_SHIFT,
     NEG_INF,
+    SHAPE_RUN,
+    SHAPE_SET,
+    SHAPE_WILD_SET,
     TWO_KINDS,
     RuleParams,
     decision_order,
 )
 
-ACE_HIGH = 13
 
 
 def meld_key(counts) -> int:
     """Injective 64-bit key of a legal meld's multiset; catalogue order is ascending key.
 
-    Layout: bits 0-2 jokers, 3-10 the 2s per suit (2 bits each); bits 11-39 the
-    other cards: a run-shaped part (one suit, each rank once) is
-    ``suit | rank_mask << 2`` (mask bit 0 the ace, bit ``r-1`` rank index ``r``),
-    a set-shaped part is ``rank | per-suit counts << 4``; bits 40-41 the shape
-    tag (0 no other cards, 1 run-shaped, 2 set-shaped).
+    Layout (the KEY_* constants of kernels.params): bits 0-2 jokers, 3-10 the 2s
+    per suit (2 bits each); bits 11-39 the other cards: a run-shaped part (one
+    suit, each rank once) is ``suit | rank_mask << 2`` (mask bit 0 the ace, bit
+    ``r-1`` rank index ``r``), a set-shaped part is ``rank | per-suit counts << 4``;
+    bits 40-41 the shape tag (0 no other cards, 1 run-shaped, 2 set-shaped).
     """
     wild = counts[JOKER]
     for suit in range(4):
-        wild |= counts[suit * RANK_COUNT + 1] << (3 + 2 * suit)
+        wild |= counts[suit * RANK_COUNT + 1] << (KEY_TWO_SHIFT + 2 * suit)
     suits_seen = 0
     ranks_seen = 0
     repeated = False
@@ -71,12 +78,32 @@ def meld_key(counts) -> int:
         for rank in range(RANK_COUNT):
             if rank != 1 and counts[suit * RANK_COUNT + rank]:
                 mask |= 1 << (0 if rank == 0 else rank - 1)
-        return (1 << 40) | ((suit | (mask << 2)) << 11) | wild
+        return (KEY_TAG_RUN << KEY_TAG_SHIFT) | ((suit | (mask << 2)) << KEY_BODY_SHIFT) | wild
     rank = ranks_seen.bit_length() - 1
     payload = rank
     for suit in range(4):
         payload |= counts[suit * RANK_COUNT + rank] << (4 + 2 * suit)
-    return (2 << 40) | (payload << 11) | wild
+    return (KEY_TAG_SET << KEY_TAG_SHIFT) | (payload << KEY_BODY_SHIFT) | wild
+
+
+def key_counts(key: int) -> list[int]:
+    """The 53 counts of the meld whose meld_key is ``key`` (the inverse of meld_key); all
+    zero past the jokers and 2s for a key no meld has."""
+    counts = [0] * KIND_COUNT
+    counts[JOKER] = key & KEY_JOKER_MASK
+    for suit in range(4):
+        counts[suit * RANK_COUNT + 1] = (key >> (KEY_TWO_SHIFT + 2 * suit)) & 3
+    tag = (key >> KEY_TAG_SHIFT) & 3
+    body = (key >> KEY_BODY_SHIFT) & ((1 << KEY_BODY_BITS) - 1)
+    if tag == KEY_TAG_RUN:
+        suit, mask = body & 3, body >> 2
+        for rank in range(RANK_COUNT):
+            if rank != 1 and (mask >> (0 if rank == 0 else rank - 1)) & 1:
+                counts[suit * RANK_COUNT + rank] += 1
+    elif tag == KEY_TAG_SET and body & 15 < RANK_COUNT:
+        for suit in range(4):
+            counts[suit * RANK_COUNT + (body & 15)] += (body >> (4 + 2 * suit)) & 3
+    return counts
 
 
 def _wild_cap(params: RuleParams, naturals_plus_wilds: int) -> int:
@@ -140,7 +167,7 @@ def _runs(hand, params: RuleParams, found):
                             meld = list(counts)
                             for kind in wilds:
                                 meld[kind] += 1
-                            _add(found, meld, KIND_RUN, suit, wild_count == 0)
+                            _add(found, meld, SHAPE_RUN, suit, wild_count == 0)
 
 
 def _sets(hand, params: RuleParams, found):
@@ -167,7 +194,7 @@ def _sets(hand, params: RuleParams, found):
                         meld[kind] += count
                     for kind in wilds:
                         meld[kind] += 1
-                    _add(found, meld, KIND_SET, rank, wild_count == 0)
+                    _add(found, meld, SHAPE_SET, rank, wild_count == 0)
     if params.wild_sets:
         wild_kinds = [JOKER] + (list(TWO_KINDS) if params.wild_twos else [])
         available = {k: hand[k] for k in wild_kinds}
@@ -176,14 +203,14 @@ def _sets(hand, params: RuleParams, found):
                 meld = [0] * KIND_COUNT
                 for kind in wilds:
                     meld[kind] += 1
-                _add(found, meld, KIND_WILD_SET, RANK_COUNT, False)
+                _add(found, meld, SHAPE_WILD_SET, RANK_COUNT, False)
 
 
 def meld_points(params: RuleParams, counts, shape: int, home: int, clean: bool) -> int:
     """Card values + bonus of one reading (shape/home/clean) of a meld."""
     size = sum(counts)
     value = sum(params.values[kind] * count for kind, count in enumerate(counts))
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         bonus = params.run_bonus[home][int(clean)][size]
     else:
         bonus = params.set_bonus[home][int(clean)][min(size, len(params.set_bonus[0][0]) - 1)]
@@ -194,7 +221,7 @@ def catalogue(hand, params: RuleParams):
     """Every distinct legal meld within ``hand``, ascending key.
 
     Returns a list of tuples ``(key, counts, shape, home, clean, points)``:
-    ``counts`` 53 ints; ``shape`` KIND_RUN/KIND_SET/KIND_WILD_SET; ``home``
+    ``counts`` 53 ints; ``shape`` SHAPE_RUN/SHAPE_SET/SHAPE_WILD_SET; ``home``
     the run's suit or the set's rank (13 for an all-wild set); ``clean``
     whether a reading without wilds exists; ``points`` card values + bonus of
     the best reading.
@@ -228,10 +255,10 @@ def relevant_kinds(shape: int, home: int, wild_twos: int) -> list[int]:
     if wild_twos:
         for kind in TWO_KINDS:
             mask[kind] = 1
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         for rank in range(RANK_COUNT):
             mask[home * RANK_COUNT + rank] = 1
-    elif shape == KIND_SET:
+    elif shape == SHAPE_SET:
         for suit in range(4):
             mask[suit * RANK_COUNT + home] = 1
     return mask

@@ -23,12 +23,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
 from kernels.errors import BiribaError, KernelInputError
-from kernels.params import KIND_RUN, KIND_SET, KIND_WILD_SET, MAX_SET_SIZE, NEG_INF, TWO_KINDS
+from kernels.params import MAX_SET_SIZE, NEG_INF, SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET, TWO_KINDS
 
 POSITIONS = 14          # 0 the ace low, 1..12 the 2 to the K, 13 the ace high
-ACE_HIGH = 13
 LONGEST_RUN = 13
 NO_THRESHOLD = 99
 
@@ -195,7 +195,7 @@ def _table_sets_at(tables, home):
     """(table index, base naturals, base wilds) of the table sets of rank ``home``."""
     found = []
     for index, (counts, shape, set_home, _) in enumerate(tables):
-        if shape == KIND_SET and set_home == home:
+        if shape == SHAPE_SET and set_home == home:
             naturals = sum(int(counts[suit * RANK_COUNT + home]) for suit in range(4))
             found.append((index, naturals, int(sum(counts)) - naturals))
     return found
@@ -275,12 +275,12 @@ def build_plan(hand, tables, params) -> Plan:
     for index, (counts, shape, home, before) in enumerate(tables):
         counts = [int(count) for count in counts]
         value = sum(int(values[kind]) * counts[kind] for kind in range(KIND_COUNT))
-        if shape == KIND_RUN:
+        if shape == SHAPE_RUN:
             runs.append(_table_run(index, counts, home, params.wild_twos))
             offset -= int(before) - value
-        elif shape == KIND_WILD_SET:
+        elif shape == SHAPE_WILD_SET:
             raise NotSweepable("table melds of wilds only are not swept")
-        elif shape != KIND_SET:
+        elif shape != SHAPE_SET:
             raise KernelInputError(f"unknown shape {shape!r} of table meld {index}")
     runs.sort(key=lambda run: (run.suit, run.index))
     return Plan(cap=cap, per_wild=per_wild, min_size=int(params.min_size),

@@ -24,7 +24,7 @@ import numpy as np
 
 from kernels import partition
 from kernels.encoding import KIND_COUNT, RANK_COUNT
-from kernels.params import KIND_RUN, KIND_SET, KIND_WILD_SET
+from kernels.params import SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET
 from solver.cards import Hand
 from solver.errors import IllegalMeldError
 from solver.values import CatalogueMeld, melds_from, rule_params
@@ -74,10 +74,10 @@ def table_identity(meld: Hand, rules, trump, index: int):
 def _identity_of(meld: Hand, rules, trump):
     info = analyze_meld(meld, rules, trump)
     if info.kind == RUN:
-        return KIND_RUN, info.reading.suit_index, info.points
+        return SHAPE_RUN, info.reading.suit_index, info.points
     if info.reading.rank_index is None:
-        return KIND_WILD_SET, RANK_COUNT, info.points
-    return KIND_SET, info.reading.rank_index, info.points
+        return SHAPE_WILD_SET, RANK_COUNT, info.points
+    return SHAPE_SET, info.reading.rank_index, info.points
 
 
 def table_additions(instance, backend=None):

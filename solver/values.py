@@ -13,7 +13,7 @@ import numpy as np
 
 from kernels.encoding import JOKER, RANK_COUNT, RANKS, SUITS
 from kernels.params import (
-    KIND_RUN,
+    SHAPE_RUN,
     MAX_SET_SIZE,
     NO_LIMIT,
     SHAPE_NAMES,
@@ -177,6 +177,6 @@ def melds_from(table) -> list[CatalogueMeld]:
 
 def home_name(shape: int, home: int) -> str | None:
     """The run's suit or the set's rank as text (None: a set of wilds only)."""
-    if shape == KIND_RUN:
+    if shape == SHAPE_RUN:
         return SUITS[home]
     return RANKS[home] if home < RANK_COUNT else None

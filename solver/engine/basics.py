@@ -23,16 +23,15 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
-from kernels.partition_numba import catalogue, meld_key
+from kernels.encoding import RANK_COUNT
+from kernels.params import NEG_INF, SHAPE_RUN
+from kernels.partition_numba import catalogue, key_counts, meld_key  # noqa: F401
 from solver.engine import layout as L
 
 
 LCG_MUL = 0x5DEECE66D
 LCG_ADD = 0xB
 LCG_MASK = (1 << 48) - 1
-RANK_COUNT = 13
-NEG_INF = -(1 << 60)
-KIND_RUN = 0
 
 
 @njit(cache=True)
@@ -51,33 +50,6 @@ def rng_below(rng, n):
 @njit(cache=True)
 def encode(kind_of_action, target, key):
     return (kind_of_action << L.TYPE_SHIFT) | (target << L.TARGET_SHIFT) | key
-
-
-@njit(cache=True)
-def key_counts(key, out):
-    """The 53 counts of the meld whose meld_key is ``key``."""
-    for kind in range(L.KINDS):
-        out[kind] = 0
-    out[L.JOKER] = key & 7
-    for suit in range(4):
-        out[suit * RANK_COUNT + 1] = (key >> (3 + 2 * suit)) & 3
-    tag = (key >> 40) & 3
-    payload = (key >> 11) & ((1 << 29) - 1)
-    if tag == 1:
-        suit = payload & 3
-        mask = payload >> 2
-        for rank in range(RANK_COUNT):
-            if rank == 1:
-                continue
-            bit = 0 if rank == 0 else rank - 1
-            if (mask >> bit) & 1:
-                out[suit * RANK_COUNT + rank] += 1
-    elif tag == 2:
-        rank = payload & 15
-        if rank >= RANK_COUNT:      # no meld has this key: an action made up by hand
-            return
-        for suit in range(4):
-            out[suit * RANK_COUNT + rank] += (payload >> (4 + 2 * suit)) & 3
 
 
 @njit(cache=True)
@@ -159,7 +131,7 @@ def team_stats(S, R, team):
             biribas += 1
             if info[L.INFO_CLEAN]:
                 clean += 1
-        if info[L.INFO_SHAPE] == KIND_RUN:
+        if info[L.INFO_SHAPE] == SHAPE_RUN:
             runs += 1
         else:
             sets += 1

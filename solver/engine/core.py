@@ -19,12 +19,9 @@ With ``NUMBA_DISABLE_JIT=1`` everything runs as plain Python.
 from __future__ import annotations
 
 from solver.engine.basics import (  # noqa: F401
-    KIND_RUN,
     LCG_ADD,
     LCG_MASK,
     LCG_MUL,
-    NEG_INF,
-    RANK_COUNT,
     close_ready,
     encode,
     forget_known,

@@ -6,12 +6,12 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.encoding import RANK_COUNT
 from solver.engine import layout as L
 from solver.engine.basics import (
     LCG_ADD,
     LCG_MASK,
     LCG_MUL,
-    RANK_COUNT,
     is_wild,
     minimum_for,
     reset_turn,

@@ -9,8 +9,9 @@ Rule numbers live in a second array (``R_*`` offsets), built once per game by
 :func:`solver.engine.rules.engine_rules` from a :class:`solver.rules.RuleSet`.
 """
 
-KINDS = 53
-JOKER = 52
+from kernels.encoding import JOKER, KIND_COUNT
+
+KINDS = KIND_COUNT      # card kinds per hand, meld or packet
 MAX_PLAYERS = 6
 MAX_TEAMS = 3
 MAX_CARDS = 162

@@ -12,10 +12,10 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.params import SHAPE_RUN
 from kernels.partition_numba import additions, best, catalogue, meld_key
 from solver.engine import layout as L
 from solver.engine.basics import (
-    KIND_RUN,
     close_ready,
     encode,
     forget_known,
@@ -136,7 +136,7 @@ def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i,
     size = counts[i].sum()
     biriba = size >= R[L.R_BIRIBA_SIZE]
     return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i], biriba,
-                   1 if biriba and cleans[i] != 0 else 0, shapes[i] == KIND_RUN, True,
+                   1 if biriba and cleans[i] != 0 else 0, shapes[i] == SHAPE_RUN, True,
                    counts, points, vals, stats)
 
 
@@ -157,7 +157,7 @@ def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, 
         before = 1 if info[L.INFO_SIZE] >= biriba and info[L.INFO_CLEAN] != 0 else 0
         change = (1 if merged_clean != 0 else 0) - before
     if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, change,
-               info[L.INFO_SHAPE] == KIND_RUN, False, counts, points, vals, stats):
+               info[L.INFO_SHAPE] == SHAPE_RUN, False, counts, points, vals, stats):
         return True, encode(L.ACTION_EXTEND, m, meld_key(merged))
     return False, 0
 

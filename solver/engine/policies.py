@@ -23,6 +23,7 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.params import NEG_INF
 from kernels.partition_numba import additions, best, catalogue
 from solver.engine import layout as L
 from solver.engine.core import (
@@ -43,7 +44,6 @@ from solver.engine.core import (
 
 RANDOM = 0
 GREEDY = 1
-NEG_INF = -(1 << 60)
 # Memo entries of one lay-down plan: a plan for a huge hand (a large pile taken, many
 # table melds) is the best lay-down found within it, not always the best there is. The
 # pickup decision only ranks hand against hand + pile, so it estimates with less.

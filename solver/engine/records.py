@@ -55,13 +55,14 @@ import types
 import typing
 from pathlib import Path
 
+from kernels.params import KEY_VERSION
 from solver.engine import layout as L
 from solver.engine.api import Game, State, decode
 from solver.errors import BiribaError, RecordError
 from solver.rules import PRESETS, RuleSet
 
 FORMAT = "biriba-record"
-VERSION = 1
+VERSION = KEY_VERSION    # actions embed meld keys: a new key layout is a new record version
 KEYS = ("format", "version", "match", "players", "rules", "seed", "dealer", "actions",
         "moves", "final")
 FINAL_KEYS = ("round_scores", "match_scores", "end_reason", "terminal")
