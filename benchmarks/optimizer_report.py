@@ -51,7 +51,7 @@ def _timed(function, repeat=1):
 
 def _kernel_solve(instance, candidates):
     hand = np.array(instance.hand.counts, dtype=np.int64)
-    return partition.best(hand, candidates.table, instance.keep, None, candidates.groups, hand)
+    return partition.best(hand, candidates.rows, instance.keep, None, candidates.groups, hand)
 
 
 def measure(size, tables, count, repeat):

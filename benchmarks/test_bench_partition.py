@@ -28,7 +28,7 @@ def _prepared(size, backend):
     for hand in hand_set(size):
         table = partition.catalogue(hand, PARAMS, backend)
         if backend == "python":
-            pairs.append(([int(c) for c in hand], table.rows()))
+            pairs.append(([int(c) for c in hand], table.reference_rows()))
         else:
             pairs.append((hand, table))
     return pairs

@@ -51,7 +51,7 @@ class Catalogue(NamedTuple):
     cleans: np.ndarray
     points: np.ndarray
 
-    def rows(self):
+    def reference_rows(self):
         """The reference's row form: (key, counts, shape, home, clean, points)."""
         return [
             (int(self.keys[i]), [int(c) for c in self.counts[i]], int(self.shapes[i]),
@@ -135,19 +135,19 @@ def additions(hand: np.ndarray, melds: np.ndarray, shapes, homes, before, params
                                    params.values, params.run_bonus, params.set_bonus)
 
 
-def _check_table(hand: np.ndarray, table: Catalogue) -> None:
+def _check_rows(hand: np.ndarray, rows: Catalogue) -> None:
     # The compiled kernels trust that every meld lies inside the hand.
-    if len(table.keys) and not (table.counts <= np.asarray(hand)[None, :]).all():
+    if len(rows.keys) and not (rows.counts <= np.asarray(hand)[None, :]).all():
         raise KernelInputError("the catalogue holds a meld that is not inside the hand")
 
 
-def count(hand: np.ndarray, table: Catalogue, backend: str | None = None) -> int:
+def count(hand: np.ndarray, rows: Catalogue, backend: str | None = None) -> int:
     """Exact number of lay-downs; CountOverflowError if a compiled counter overflows."""
     name = resolve_backend(backend)
-    _check_table(hand, table)
+    _check_rows(hand, rows)
     if name == "python":
-        return partition_ref.count_laydowns(hand, table.rows())
-    total, overflow = _module(name).count(np.ascontiguousarray(hand, dtype=np.int64), table.counts)
+        return partition_ref.count_laydowns(hand, rows.reference_rows())
+    total, overflow = _module(name).count(np.ascontiguousarray(hand, dtype=np.int64), rows.counts)
     if overflow:
         raise CountOverflowError(
             f"the lay-down count exceeds int64 in the {name} backend; "
@@ -165,7 +165,7 @@ class Best(NamedTuple):
     exact: bool
 
 
-def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = None,
+def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = None,
          groups=None, max_left=None, budget: int = STATE_BUDGET) -> Best:
     """A best lay-down leaving at least ``keep`` cards (:class:`Best`).
 
@@ -182,7 +182,7 @@ def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = No
         raise KernelInputError(f"keep must be 0 or more, got {keep!r}")
     if budget < 1:
         raise KernelInputError(f"budget must be 1 or more, got {budget!r}")
-    size = len(table.keys)
+    size = len(rows.keys)
     groups = (np.full(size, -1, dtype=np.int64) if groups is None
               else np.ascontiguousarray(groups, dtype=np.int64))
     if groups.shape != (size,):
@@ -190,7 +190,7 @@ def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = No
     if name != "cython":
         # Cython checks these while it builds its tables (a meld outside the hand gets
         # no slot there); numba and the reference trust their input.
-        _check_table(hand, table)
+        _check_rows(hand, rows)
         if size and (groups.min() < -1 or groups.max() > MAX_GROUP):
             raise KernelInputError(f"groups must be {size} ints in -1..{MAX_GROUP}")
     hand = np.ascontiguousarray(hand, dtype=np.int64)
@@ -199,14 +199,14 @@ def best(hand: np.ndarray, table: Catalogue, keep: int, backend: str | None = No
     if max_left.shape != (KIND_COUNT,) or (max_left < 0).any():
         raise KernelInputError("max_left must be 53 counts of 0 or more")
     if name == "python":
-        points, indices = partition_ref.best_laydown(hand, table.rows(), keep, list(groups),
-                                                     list(max_left))
+        points, indices = partition_ref.best_laydown(hand, rows.reference_rows(), keep,
+                                                     list(groups), list(max_left))
         return Best(points, indices, True)
-    points, indices, exact = _module(name).best(hand, table.counts, table.points, keep, groups,
+    points, indices, exact = _module(name).best(hand, rows.counts, rows.points, keep, groups,
                                                 max_left, int(budget))
     return Best(int(points), [int(i) for i in indices], bool(exact))
 
 
-def iterate(hand: np.ndarray, table: Catalogue):
+def iterate(hand: np.ndarray, rows: Catalogue):
     """Stream every lay-down as a sorted list of catalogue indices."""
-    return partition_ref.iter_laydowns(hand, table.rows())
+    return partition_ref.iter_laydowns(hand, rows.reference_rows())

@@ -35,26 +35,26 @@ from solver.melds import RUN, analyze_meld
 class Candidates:
     """Rows of the lay-down problem: the ``new`` first melds, then every table addition.
 
-    ``table`` holds them as a :class:`kernels.partition.Catalogue` (an addition's
+    ``rows`` holds them as a :class:`kernels.partition.Catalogue` (an addition's
     ``points`` is what it adds to the team's score); ``groups[i]`` is -1 for a
     new meld and the table meld's index for an addition.
     """
 
-    table: partition.Catalogue
+    rows: partition.Catalogue
     groups: np.ndarray
     new: int
 
     @property
     def counts(self) -> np.ndarray:
-        return self.table.counts
+        return self.rows.counts
 
     @property
     def points(self) -> np.ndarray:
-        return self.table.points
+        return self.rows.points
 
     def meld(self, index: int) -> CatalogueMeld:
         """New meld ``index`` as a value."""
-        return melds_from(partition.Catalogue(*(field[index:index + 1] for field in self.table)))[0]
+        return melds_from(partition.Catalogue(*(field[index:index + 1] for field in self.rows)))[0]
 
     def __len__(self) -> int:
         return len(self.groups)
@@ -102,7 +102,7 @@ def build_candidates(instance, backend=None) -> Candidates:
     extra_counts, extra_points, extra_groups = table_additions(instance, backend)
     counts = np.concatenate([new.counts, extra_counts])
     pad = np.zeros(len(counts) - len(new.keys), dtype=np.int64)
-    table = partition.Catalogue(
+    rows = partition.Catalogue(
         keys=np.concatenate([new.keys, pad]),
         counts=np.ascontiguousarray(counts),
         shapes=np.concatenate([new.shapes, pad]),
@@ -111,4 +111,4 @@ def build_candidates(instance, backend=None) -> Candidates:
         points=np.concatenate([new.points, extra_points]),
     )
     groups = np.concatenate([np.full(len(new.keys), -1, dtype=np.int64), extra_groups])
-    return Candidates(table=table, groups=groups, new=len(new.keys))
+    return Candidates(rows=rows, groups=groups, new=len(new.keys))

@@ -169,8 +169,8 @@ def _weights(candidates: Candidates, objective: str) -> np.ndarray:
 def _solve_kernel(instance: Instance, candidates: Candidates, weights, backend):
     hand = np.array(instance.hand.counts, dtype=np.int64)
     max_left = hand - np.array(instance.must_use.counts, dtype=np.int64)
-    table = candidates.table._replace(points=np.ascontiguousarray(weights, dtype=np.int64))
-    value, indices, exact = partition.best(hand, table, instance.keep, backend,
+    rows = candidates.rows._replace(points=np.ascontiguousarray(weights, dtype=np.int64))
+    value, indices, exact = partition.best(hand, rows, instance.keep, backend,
                                            candidates.groups, max_left)
     if value == NEG_INF:
         return None, exact

@@ -44,8 +44,8 @@ def test_a_small_budget_gives_a_legal_lay_down_marked_not_exact(backend):
     instance = random_instance(3, 30, 8, "classic")
     candidates = build_candidates(instance)
     hand = np.array(instance.hand.counts, dtype=np.int64)
-    exact = partition.best(hand, candidates.table, 1, backend, candidates.groups)
-    short = partition.best(hand, candidates.table, 1, backend, candidates.groups, budget=50)
+    exact = partition.best(hand, candidates.rows, 1, backend, candidates.groups)
+    short = partition.best(hand, candidates.rows, 1, backend, candidates.groups, budget=50)
     assert exact.exact and not short.exact
     assert NEG_INF < short.points <= exact.points
     rows = candidates.counts[short.indices]
@@ -67,10 +67,10 @@ def test_any_budget_gives_a_legal_lay_down_and_exact_means_best(seed, size, meld
     max_left = hand.copy()
     if must:
         max_left[random.Random(seed).choice(np.flatnonzero(hand).tolist())] -= 1
-    best = partition.best(hand, candidates.table, instance.keep, "numba", candidates.groups,
+    best = partition.best(hand, candidates.rows, instance.keep, "numba", candidates.groups,
                           max_left)
     for backend in COMPILED:
-        found = partition.best(hand, candidates.table, instance.keep, backend,
+        found = partition.best(hand, candidates.rows, instance.keep, backend,
                                candidates.groups, max_left, budget)
         assert found.points <= best.points
         if found.exact:
@@ -89,7 +89,7 @@ def test_the_budget_must_be_positive():
     instance = random_instance(1, 11, 0, "classic")
     candidates = build_candidates(instance)
     with pytest.raises(ValueError, match="budget"):
-        partition.best(np.array(instance.hand.counts), candidates.table, 1, "numba", budget=0)
+        partition.best(np.array(instance.hand.counts), candidates.rows, 1, "numba", budget=0)
 
 
 @pytest.mark.parametrize("seed", [515000, 515001])

@@ -470,3 +470,23 @@ def test_5_1_a_one_card_pile_of_the_only_kind_held_may_not_be_taken():
     """Holding only copies of the pile's card, nothing could be discarded this turn."""
     state = position(Game(4), hands={0: "QC"}, pile="QC", phase="draw")
     assert texts(state) == ["draw"]
+
+
+def test_7_greedy_does_not_swap_its_last_card_through_a_one_card_pile():
+    """Four greedy players each down to one card once swapped cards through the one-card
+    pile for ever (seed 1191, dealer 3); taking it cannot close (§7), so greedy draws."""
+    from solver.engine.players import GreedyPlayer
+
+    state = position(Game(4), hands={0: "4H"}, pile="QC", table={0: ["9C 10C JC"]},
+                     phase="draw", packet_taken=(0,))
+    assert "pile" in texts(state)
+    assert state.action_to_string(GreedyPlayer().choose(state)) == "draw"
+    game = Game(4)
+    round_ = game.new_initial_state(1191, 3)
+    log = np.zeros(5000, dtype=np.int64)
+    from solver.engine.playout import playout
+
+    generator = np.array([1191 * 7919 + 17], dtype=np.int64)
+    actions = playout(round_.array, *round_._args(), np.ones(4, dtype=np.int64), generator,
+                      5000, log)
+    assert round_.is_terminal() and actions < 1000

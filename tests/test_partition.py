@@ -289,9 +289,9 @@ def test_default_backend_is_the_fastest_built_one():
     assert partition.DEFAULT_BACKEND == "cython"
 
 
-def test_pending_group_decided_at_a_kind_no_meld_holds():
-    """A group whose anchor's kind was used up is decided at the next stop (pending),
-    even when that stop is a kind no meld holds; every backend reports the same melds."""
+def test_a_group_takes_at_most_one_meld_when_its_first_kind_is_used_up():
+    """Group 0 (at most one of its melds) whose first meld's kind another meld uses up,
+    with a kind no meld holds in between: every backend picks the reference's melds."""
     kinds = [int(kind) for kind in decision_order()[:5]]
     hand = np.zeros(KIND_COUNT, dtype=np.int64)
     hand[kinds] = 1

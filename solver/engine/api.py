@@ -102,7 +102,8 @@ class State:
     # --- OpenSpiel-shaped core ---------------------------------------------------------
     def _args(self):
         engine = self.game.engine
-        return (engine.array, engine.scalars, engine.values, engine.run_bonus, engine.set_bonus)
+        return (engine.array, engine.scalars, engine.values, engine.run_bonus_by_trump,
+                engine.set_bonus)
 
     @property
     def phase(self) -> str:

@@ -30,10 +30,8 @@ def deal_round(S, R):
     """Shuffle and deal a round (RULES.md §4) with the state's own generator."""
     players = R[L.R_PLAYERS]
     teams = R[L.R_TEAMS]
-    S[L.TEAM_OF:L.ENTITY] = 0
-    S[L.HANDS:L.ROUND_SCORE] = 0       # the last round's scores stay readable
-    S[L.MELD_N:L.MATCH] = 0
-    S[L.PACKET_N:] = 0
+    for start, end in L.ROUND_RESET:
+        S[start:end] = 0
     S[L.PHASE] = L.DRAW
     S[L.TRUMP] = -1
     S[L.TURNS] = 0

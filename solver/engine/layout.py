@@ -109,6 +109,13 @@ MELD_INFO = PILE + MAX_CARDS            # [team, meld, INFO]
 MELDS = MELD_INFO + MAX_TEAMS * MAX_MELDS * INFO   # [team, meld, 53]
 SIZE = MELDS + MAX_TEAMS * MAX_MELDS * KINDS
 
+# What a new round clears (deal_round), as [start, end) ranges of the offsets above: the
+# seats' teams, packet marks and pending packets (not their match entities); the hands
+# and known cards, the teams' opened and packet flags (the last round's scores stay
+# readable); the teams' meld counts and minimums (not the match scores); and everything
+# from the packets on (packets, stock, pile, table melds).
+ROUND_RESET = ((TEAM_OF, ENTITY), (HANDS, ROUND_SCORE), (MELD_N, MATCH), (PACKET_N, SIZE))
+
 # --- rule array --------------------------------------------------------------------
 R_PLAYERS = 0
 R_TEAMS = 1

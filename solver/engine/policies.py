@@ -3,7 +3,8 @@
 ``greedy_action`` is the greedy player of the engine issue:
 
 - it takes the discard pile when the best lay-down of hand + pile is worth
-  more than the best lay-down of the hand alone;
+  more than the best lay-down of the hand alone (never a one-card pile with one
+  card in hand while it can draw: that only swaps the card);
 - it lays down the optimizer's best lay-down (the kernel path of
   :mod:`solver.optimizer`: the hand's catalogue, the additions to the team's
   table melds as groups, :func:`kernels.partition_numba.best` keeping one card
@@ -160,7 +161,10 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
         return encode(L.ACTION_TRUMP, 0, most)
     if phase == L.DRAW:
         can_draw = S[L.STOCK_N] > 0
-        if take_pile_ok(S, R, sc, vals, runb, setb):
+        # Holding one card, a one-card pile only swaps it: that turn may not close (rules
+        # §7), and players who all did so would swap cards for ever.
+        swap = S[L.PILE_N] == 1 and R[L.R_ONE_CARD] and hand.sum() == 1
+        if take_pile_ok(S, R, sc, vals, runb, setb) and not (swap and can_draw):
             if not can_draw:
                 return encode(L.ACTION_PILE, 0, 0)
             # int64 values, not literals: numba compiles _plan and best once (not per constant)

@@ -56,7 +56,7 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
             raise BiribaError(f"seat {seat} is not at a {game.players}-player table")
         array[L.HANDS + seat * L.KINDS:L.HANDS + (seat + 1) * L.KINDS] = take(cards, f"seat {seat}")
     array[L.TRUMP] = "SHDC".index(trump.upper()) if trump is not None else -1
-    run_bonus = engine.run_bonus[int(array[L.TRUMP]) if array[L.TRUMP] >= 0 else 4]
+    run_bonus = engine.run_bonus_by_trump[int(array[L.TRUMP]) if array[L.TRUMP] >= 0 else 4]
     array[L.MELD_N:L.MELD_N + L.MAX_TEAMS] = 0
     for team, melds in (table or {}).items():
         for index, cards in enumerate(melds):

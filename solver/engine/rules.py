@@ -28,7 +28,9 @@ class EngineRules(NamedTuple):
     array: np.ndarray          # int64[R_SIZE], see layout.R_*
     scalars: np.ndarray        # kernel switches (RuleParams.scalars())
     values: np.ndarray         # int64[53] card values
-    run_bonus: np.ndarray      # int64[5, 4, 2, 14]: by trump (4: none), suit, clean, length
+    run_bonus_by_trump: np.ndarray   # int64[5, 4, 2, 14]: by trump (4: none), suit, clean,
+                                     # length; the rule functions' ``runb``, whose trump
+                                     # slice they call ``run_bonus``
     set_bonus: np.ndarray      # int64[14, 2, S]
 
 
@@ -134,11 +136,11 @@ def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRu
         array[L.R_VULN + 2 * index] = threshold
         array[L.R_VULN + 2 * index + 1] = minimum
     plain = rule_params(rules, None)
-    run_bonus = np.zeros((5, 4, 2, plain.run_bonus.shape[2]), dtype=np.int64)
+    by_trump = np.zeros((5, 4, 2, plain.run_bonus.shape[2]), dtype=np.int64)
     for trump in range(5):
         params = rule_params(rules, trump if trump < 4 and rules.has_trump else None)
-        run_bonus[trump] = params.run_bonus
+        by_trump[trump] = params.run_bonus
         if not (np.array_equal(params.set_bonus, plain.set_bonus)
                 and np.array_equal(params.values, plain.values)):
             raise EngineUnsupportedError("set bonuses or card values that depend on the trump")
-    return EngineRules(array, plain.scalars(), plain.values, run_bonus, plain.set_bonus)
+    return EngineRules(array, plain.scalars(), plain.values, by_trump, plain.set_bonus)
