@@ -90,7 +90,7 @@ def draw(S, R, seat):
     card = S[L.STOCK + n]
     S[L.STOCK_N] = n
     S[L.HANDS + seat * L.KINDS + card] += 1
-    if n == 0 and R[L.R_STOCK_MODE] == 0:
+    if n == 0 and R[L.R_STOCK_MODE] == L.STOCK_END_AFTER_TURN:
         S[L.STOCK_OUT_BY] = seat
     S[L.LAST_DRAWN] = card
     return card

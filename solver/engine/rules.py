@@ -15,7 +15,7 @@ import numpy as np
 from solver.engine import layout as L
 from solver.errors import BiribaError, InvalidRulesError
 from solver.values import rule_params
-from solver.rules import RuleSet, get_rules
+from solver.rules import STOCK_EXHAUSTED_MODES, RuleSet, get_rules
 
 
 class EngineUnsupportedError(BiribaError):
@@ -126,8 +126,8 @@ def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRu
     array[L.R_CLOSE_RUN_SET] = int(rules.close_needs_run_and_set)
     array[L.R_NO_PACKET_PENALTY] = rules.no_biribaki_penalty
     array[L.R_UNTOUCHED_PENALTY] = rules.untouched_biribaki_penalty
-    array[L.R_STOCK_MODE] = ("end_after_turn", "pile_only",
-                             "pile_while_possible").index(rules.stock_exhausted)
+    array[L.R_STOCK_MODE] = STOCK_EXHAUSTED_MODES.index(rules.stock_exhausted)
+    assert STOCK_EXHAUSTED_MODES[L.STOCK_END_AFTER_TURN] == "end_after_turn"
     array[L.R_TARGET] = rules.target(players)
     array[L.R_BIRIBA_SIZE] = rules.biriba_size
     array[L.R_WILD_TWOS] = int(rules.wild_twos)
