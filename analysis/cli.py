@@ -18,7 +18,7 @@ from solver.laydown import count_laydowns_timed
 from solver.melds import analyze_meld, check_trump
 from solver.optimizer import OBJECTIVES, SOLVERS, Config, Instance, optimize_laydown
 from solver.rules import OPTIONS, PRESETS, get_rules
-from solver.values import check_copies
+from solver.values import check_copies, checked_hand
 
 EXIT_BAD_INPUT = 2
 
@@ -92,8 +92,18 @@ def _describe_meld(cards, rules, trump):
     return info, f"{what}, {state}{label}"
 
 
+def _announce_numba(backend) -> None:
+    """Say on stderr when the numba backend is about to compile (its first run)."""
+    if (backend or _default_backend()) == "numba":
+        from solver.engine.warm import ensure_compiled
+
+        ensure_compiled("numba backend", lambda text: print(text, file=sys.stderr, flush=True))
+
+
 def _cmd_partitions(args):
     rules = _rules_from(args)
+    checked_hand(args.hand)                 # a bad card is refused before any compiling
+    _announce_numba(args.backend)
     total, seconds = count_laydowns_timed(args.hand, rules, args.backend)
     backend = args.backend or _default_backend()
     if args.json:
@@ -119,6 +129,8 @@ def _cmd_best(args):
     )
     config = Config(solver=args.solver, objective=args.objective, backend=args.backend,
                     time_limit=args.time_limit)
+    if args.solver != "cpsat":
+        _announce_numba(args.backend)
     result = optimize_laydown(instance, config)
     described = [_describe_meld(meld.cards, rules, trump) for meld in result.melds]
     if args.json:

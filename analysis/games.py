@@ -71,6 +71,15 @@ def _game(args) -> Game:
 # --- simulate ---------------------------------------------------------------------------
 
 
+def check_counts(games: int, seed: int, max_actions: int) -> None:
+    """Refuse a game count, first seed or action limit out of range (OutOfRangeError)."""
+    if not 1 <= games <= MAX_GAMES:
+        raise OutOfRangeError(f"--games must be 1..{MAX_GAMES}, got {games}")
+    if not 1 <= max_actions <= MAX_ACTIONS:
+        raise OutOfRangeError(f"--max-actions must be 1..{MAX_ACTIONS}, got {max_actions}")
+    check_seed(seed, games)
+
+
 def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int = 100_000,
              progress=None) -> dict:
     """Play ``games`` seeded games in the playout kernel; the summary per team (entity).
@@ -81,11 +90,7 @@ def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int =
     """
     from solver.engine.playout import CUT_OFF, play_many
 
-    if not 1 <= games <= MAX_GAMES:
-        raise OutOfRangeError(f"--games must be 1..{MAX_GAMES}, got {games}")
-    if not 1 <= max_actions <= MAX_ACTIONS:
-        raise OutOfRangeError(f"--max-actions must be 1..{MAX_ACTIONS}, got {max_actions}")
-    check_seed(seed, games)
+    check_counts(games, seed, max_actions)
     codes = np.array([POLICY_CODES[name] for name in policies[:game.players]], dtype=np.int64)
     entities = game.entities
     scores = np.zeros((games, entities), dtype=np.int64)
@@ -155,10 +160,8 @@ def cmd_simulate(args) -> int:
                           f"sit at seats 0..{game.players - 1}")
     policies = [getattr(args, name) or "random" for name in SEAT_OPTIONS]
     progress = None if (args.quiet or args.json) else _progress_bar
-    if not args.json:
-        ensure_compiled("simulate", _to_stderr)
-    else:
-        ensure_compiled("simulate", lambda text: None)
+    check_counts(args.games, args.seed, args.max_actions)     # before any compiling
+    ensure_compiled("simulate", _to_stderr)
     result = simulate(game, policies, args.games, args.seed, args.max_actions, progress)
     if result["interrupted"]:
         print(f"\ninterrupted: {result['games']} of {args.games} games played", file=sys.stderr)

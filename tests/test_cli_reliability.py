@@ -281,3 +281,13 @@ def test_the_kernels_errors_belong_to_the_family():
                   kernel_errors.CountOverflowError, NotSweepable):
         assert issubclass(error, BiribaError) and issubclass(error, ValueError)
     assert issubclass(kernel_errors.CountOverflowError, OverflowError)
+
+
+def test_the_numba_backend_says_when_it_compiles(capsys, monkeypatch):
+    monkeypatch.setattr(warm, "is_compiled", lambda part: False)
+    monkeypatch.setattr(warm, "_compile", lambda part: None)
+    monkeypatch.setattr(warm, "_mark", lambda part: None)
+    code, out, err = run(capsys, "partitions", "AS 2S 3S", "--backend", "numba")
+    assert code == 0 and "numba compiles the lay-down kernels" in err
+    code, out, err = run(capsys, "partitions", "AS 2S 3S", "--backend", "cython")
+    assert code == 0 and err == ""

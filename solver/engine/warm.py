@@ -21,12 +21,13 @@ from solver.engine import sources_digest
 
 # What each command needs compiled: the terminal game, and the playout kernel too.
 PARTS = {
+    "kernels": "the numba lay-down kernels (catalogue, count, best)",
     "rules": "the rules (legal moves, applying a move)",
     "greedy": "the greedy player",
     "playout": "the playout kernel (simulate)",
 }
 NEEDS = {"play": ("rules", "greedy"), "simulate": ("rules", "greedy", "playout"),
-         "replay": ("rules",)}
+         "replay": ("rules",), "numba backend": ("kernels",)}
 
 
 def _stamp(part: str) -> str | None:
@@ -65,6 +66,22 @@ def _compile(part: str) -> None:
     state = game.new_initial_state(0)
     args = state._args()
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+    if part == "kernels":
+        from kernels import partition_numba
+        from solver.rules import get_rules
+        from solver.values import rule_params
+
+        params = rule_params(get_rules("classic"), None)
+        hand = np.zeros(L.KINDS, dtype=np.int64)
+        hand[[2, 3, 4, 15]] = 1
+        keys, rows, shapes, homes, _, points = partition_numba.catalogue(
+            hand, params.scalars(), params.values, params.run_bonus, params.set_bonus)
+        partition_numba.count(hand.copy(), rows)
+        partition_numba.best(hand.copy(), rows, points, 1, np.full(len(keys), -1), hand.copy())
+        partition_numba.additions(hand, rows[:1], shapes[:1], homes[:1], points[:1],
+                                  params.scalars(), params.values, params.run_bonus,
+                                  params.set_bonus)
+        return
     if part == "rules":
         n = core.legal_actions(state.array, *args, buffer)
         core.apply_action(state.array, *args, int(buffer[0]) if n else 0)
@@ -105,6 +122,8 @@ def ensure_compiled(command: str, report) -> None:
     missing = [part for part in NEEDS[command] if not is_compiled(part)]
     if not missing:
         return
-    report("first run: numba compiles the game engine once (about 90 s on 2 cores; "
+    what, seconds = (("the lay-down kernels", 30) if command == "numba backend"
+                     else ("the game engine", 90))
+    report(f"first run: numba compiles {what} once (about {seconds} s on 2 cores; "
            "`biriba compile` does it ahead of time)")
     compile_engine(missing, report)
