@@ -83,6 +83,8 @@ def cmd_play(args) -> int:
         _say(f"record written to {args.save}"
              + ("" if state.is_terminal() else f" (resume with: biriba play --resume "
                 f"{args.save} --seat {args.seat})"))
+    elif not state.is_terminal():
+        _say("not saved (play with --save FILE to keep a record you can resume)")
     return outcome
 
 
