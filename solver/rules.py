@@ -271,10 +271,12 @@ class RuleSet:
 
     # The deal (RULES.md §4) -----------------------------------------------------
     def packet_sizes(self, players: int) -> tuple[int, ...]:
-        """Cards of each biribaki: one per team (per player with 2), 18 and 11 with 3."""
+        """Cards of each biribaki: one per team (per player with 2, and with ``individual``:
+        001 "each player alone with their own biribaki"), 18 and 11 with 3."""
         if players == 3:
             return tuple(self.three_player_biribaki_sizes)
-        return (self.biribaki_size,) * (3 if players == 6 else 2)
+        teams = players if (players == 2 or self.individual) else players // 2
+        return (self.biribaki_size,) * teams
 
     def deck_cards(self, players: int) -> int:
         """Cards in play (RULES.md §1): 52 and the jokers per deck."""

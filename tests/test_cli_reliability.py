@@ -51,8 +51,7 @@ def answers(monkeypatch, *texts, then=EOFError):
     (["meld", " ".join(["5H"] * 10)], "10 copies of 5H"),
     (["meld", "AS AS AS AS", "--players", "6"], "6 players play with 3"),
     (["play", "--save", "/nonexistent/dir/x.json"], "does not exist"),
-    (["simulate", "--players", "4", "--rules", "partnership", "--option", "individual"],
-     "individual"),
+    (["simulate", "--players", "5"], "invalid choice"),
 ])
 def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, monkeypatch, argv, needle):
     answers(monkeypatch)

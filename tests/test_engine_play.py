@@ -204,3 +204,25 @@ def test_a_record_that_is_not_json_is_refused(tmp_path):
     path.write_text("{not json")
     with pytest.raises(RecordError, match="not valid JSON"):
         records.load(path)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_partnership_individual_with_four_and_six_players(players):
+    """001 "Biriba individual": every player alone with their own packet (§8 option);
+    random rounds keep every invariant, recount and replay as the presets' do."""
+    game = Game(players, "partnership", "individual")
+    log = np.zeros(50_000, dtype=np.int64)
+    for seed in range(max(ROUNDS // 5, 4)):
+        state = game.new_initial_state(seed, seed % players)
+        assert int(state.array[L.PACKET_N]) == players == game.teams == game.entities
+        assert {state.team_of(seat) for seat in range(players)} == set(range(players))
+        replay = state.clone()
+        generator = np.array([seed + 1], dtype=np.int64)
+        actions, code, at = checked_playout(state.array, *state._args(), generator, 50_000, log)
+        assert code == 0, f"individual {players}p seed {seed}: {PROBLEMS[code]} after {at}"
+        assert invariants.recount(state) == state.round_scores()[:players]
+        for action in log[:actions].tolist():
+            replay.apply_action(action)
+        assert np.array_equal(replay.array, state.array)
+    greedy = play(game.new_initial_state(7), [GreedyPlayer() for _ in range(players)])
+    assert greedy.is_terminal() and len(greedy.match_scores()) == players

@@ -319,7 +319,7 @@ def _set_rule(key, value):
     (_set_rule("max_wilds_per_meld", None), "the record.s rules are not valid"),
     (_set_rule("set_excluded_ranks", ["Z"]), "the record's rules are not valid: .*'Z'"),
     (_set("rules", PRESETS["threes"].to_dict()), "the record's game cannot be played: .*threes"),
-    (_set_rule("individual", True), "the record's game cannot be played: .*individual"),
+    (_set_rule("hand_size", 60), "the record's game cannot be played: .*hand"),
 ])
 def test_bad_rules_are_refused(change, needle):
     record = _record()

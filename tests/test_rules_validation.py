@@ -294,25 +294,18 @@ def test_s8_every_preset_and_option_constructs(preset, players):
     """Each preset alone, with each of its options, and with all of them (§4 player counts)."""
     combos = [()] + [(option,) for option in _allowed(preset)] + [tuple(_allowed(preset))]
     for options in combos:
-        if "individual" in options and players > 3:
-            continue                                 # see the next test
         game = Game(players, preset, *options)
         assert game.rules.name == preset
         assert game.engine.array.shape[0] > 0
 
 
-@pytest.mark.parametrize("players", [4, 6])
-def test_s8_individual_needs_two_or_three_players(players):
-    with pytest.raises(EngineUnsupportedError) as error:
-        Game(players, "partnership", "individual")
-    assert isinstance(error.value, BiribaError)
-    assert f"option 'individual' with {players} players" in str(error.value)
-    assert "2 or 3 players" in str(error.value)
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_s8_individual_with_two_or_three_players(players):
-    assert Game(players, "partnership", "individual").rules.target(players) == 1500
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_s8_individual_every_player_a_team_of_one(players):
+    """001: "each player alone with their own biribaki"; target 1500 (§8)."""
+    game = Game(players, "partnership", "individual")
+    assert game.rules.target(players) == 1500 and game.teams == players
+    if players != 3:
+        assert game.rules.packet_sizes(players) == (11,) * players
 
 
 # --- any override: a RuleSet or an InvalidRulesError, then an engine or a BiribaError ----------

@@ -68,7 +68,7 @@ def deal_round(S, R):
         for _ in range(R[L.R_HAND_SIZE]):
             S[L.HANDS + seat * L.KINDS + deck[position]] += 1
             position += 1
-    packets = 3 if players == 6 else 2
+    packets = 2 if players == 3 else teams      # 3 players: the 18- and the 11-card packet
     S[L.PACKET_N] = packets
     for p in range(packets):
         size = R[L.R_PACKET_SIZE]

@@ -13,10 +13,10 @@ from kernels.encoding import JOKER, KIND_COUNT
 
 KINDS = KIND_COUNT      # card kinds per hand, meld or packet
 MAX_PLAYERS = 6
-MAX_TEAMS = 3
+MAX_TEAMS = 6           # partnership's individual option with 6 players
 MAX_CARDS = 162
 MAX_MELDS = 54          # per team: 162 cards / 3
-MAX_PACKETS = 3
+MAX_PACKETS = 6         # one per team
 INFO = 5                # per table meld: the five fields below
 INFO_SHAPE = 0          # the meld's shape (kernels.params SHAPE: run, set, wild set)
 INFO_HOME = 1           # its suit (a run) or rank (a set)

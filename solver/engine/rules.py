@@ -58,11 +58,6 @@ def check_supported(rules: RuleSet, players: int) -> None:
         raise InvalidRulesError(f"rules must be a RuleSet or a preset name, got {rules!r:.60}")
     if isinstance(players, bool) or players not in (2, 3, 4, 6):
         raise EngineUnsupportedError(f"players must be 2, 3, 4 or 6, got {players!r}")
-    if rules.individual and players > 3:
-        raise EngineUnsupportedError(
-            f"option 'individual' with {players} players: the engine holds at most "
-            f"{L.MAX_TEAMS} teams; play 'individual' with 2 or 3 players, or leave the option "
-            f"out to play {players} players in partnerships")
     for field, rule in MISSING:
         if getattr(rules, field):
             raise EngineUnsupportedError(
@@ -91,7 +86,8 @@ def check_capacity(rules: RuleSet, players: int) -> None:
 
 
 def teams_of(rules: RuleSet, players: int) -> int:
-    """Teams at the start of a round: 2 players and 3 players play alone (RULES.md §4, 7.1)."""
+    """Teams at the start of a round: 2 players and 3 players play alone (RULES.md §4, 7.1),
+    and so does every player with partnership's option ``individual`` (001)."""
     if players in (2, 3) or rules.individual:
         return players
     return players // 2
