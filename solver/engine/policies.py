@@ -20,6 +20,8 @@ It uses no randomness, so the API and the playout kernel agree move for move.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
@@ -52,13 +54,32 @@ PLAN_BUDGET = 1 << 17
 PICKUP_BUDGET = 1 << 15
 
 
+class Plan(NamedTuple):
+    """A lay-down plan (``_plan``): its points, the rows chosen, and the rows it chose from.
+
+    Rows ``< len(keys)`` are the hand's catalogue melds (``keys``, ``counts``, ``shapes``,
+    ``cleans``, ``points``); the others are additions to the team's ``table`` melds
+    (``rows``, ``gains``, ``groups``: the table meld each extends).
+    """
+
+    value: int
+    chosen: np.ndarray
+    keys: np.ndarray
+    counts: np.ndarray
+    shapes: np.ndarray
+    cleans: np.ndarray
+    points: np.ndarray
+    rows: np.ndarray
+    gains: np.ndarray
+    groups: np.ndarray
+    table: np.ndarray
+
+
 @njit(cache=True)
 def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
     """The best lay-down of ``hand`` with the team's table melds (the optimizer's kernel path).
 
-    Returns (points, chosen rows, the hand's catalogue (keys, counts, shapes, cleans,
-    points), the additions (rows, gains, groups) and the table melds). Rows
-    ``< len(keys)`` are new melds, the others additions.
+    Returns a :class:`Plan`.
     """
     run_bonus = trump_bonus(S, runb)
     keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
@@ -74,8 +95,8 @@ def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
     total = new + rows.shape[0]
     if total == 0:
         value = 0 if must < 0 else NEG_INF
-        return value, np.empty(0, dtype=np.int64), keys, counts, shapes, cleans, points, \
-            rows, gains, groups, table
+        return Plan(value, np.empty(0, dtype=np.int64), keys, counts, shapes, cleans, points,
+                    rows, gains, groups, table)
     all_counts = np.empty((total, L.KINDS), dtype=np.int64)
     all_points = np.empty(total, dtype=np.int64)
     all_groups = np.full(total, -1, dtype=np.int64)
@@ -89,7 +110,7 @@ def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
         max_left[must] -= 1
     value, chosen, _ = best(hand.copy(), all_counts, all_points, keep, all_groups, max_left,
                             budget)
-    return value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table
+    return Plan(value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table)
 
 
 @njit(cache=True)
@@ -128,18 +149,18 @@ def _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, counts, 
 
 
 @njit(cache=True)
-def _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, index, keys, counts, shapes,
-                cleans, points, rows, gains, groups, table, stats):
-    """The action of plan row ``index`` when it is legal now, else 0."""
-    new = keys.shape[0]
+def _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, plan, index, stats):
+    """The action of ``plan``'s row ``index`` when it is legal now, else 0."""
+    new = plan.keys.shape[0]
     if index < new:
-        if new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, index,
-                       vals, stats):
-            return encode(L.ACTION_LAY, 0, keys[index])
+        if new_meld_ok(S, R, seat, team, hand, held, plan.counts, plan.shapes, plan.cleans,
+                       plan.points, index, vals, stats):
+            return encode(L.ACTION_LAY, 0, plan.keys[index])
         return 0
     i = index - new
     ok, action = addition_ok(S, R, sc, vals, trump_bonus(S, runb), setb, seat, team, hand, held,
-                             table, rows[i], gains[i], groups[i], counts, points, stats)
+                             plan.table, plan.rows[i], plan.gains[i], plan.groups[i],
+                             plan.counts, plan.points, stats)
     return action if ok else 0
 
 
@@ -169,31 +190,29 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
                 return encode(L.ACTION_PILE, 0, 0)
             # int64 values, not literals: numba compiles _plan and best once (not per constant)
             one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
-            without = _plan(S, sc, vals, runb, setb, team, hand, one, -one, budget)[0]
+            without = _plan(S, sc, vals, runb, setb, team, hand, one, -one, budget).value
             top = S[L.PILE + S[L.PILE_N] - 1] if R[L.R_MUST_MELD] else -1
             with_pile = _plan(S, sc, vals, runb, setb, team, hand + pile_counts(S), one, top,
-                              budget)[0]
+                              budget).value
             if with_pile > without:
                 return encode(L.ACTION_PILE, 0, 0)
         return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
     held = hand.sum()
     stats = team_stats(S, R, team)
-    value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table = _plan(
-        S, sc, vals, runb, setb, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
+    plan = _plan(S, sc, vals, runb, setb, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
     minimum = vulnerable_minimum(S, team)
-    lay = value > 0 and (minimum == 0 or S[L.TURN_POINTS] + value >= minimum
-                         or S[L.TURN_POINTS] > 0)
+    lay = plan.value > 0 and (minimum == 0 or S[L.TURN_POINTS] + plan.value >= minimum
+                              or S[L.TURN_POINTS] > 0)
     if lay or must >= 0:
-        for i in range(chosen.shape[0]):
-            action = _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, chosen[i],
-                                 keys, counts, shapes, cleans, points, rows, gains, groups,
-                                 table, stats)
+        for i in range(plan.chosen.shape[0]):
+            action = _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, plan,
+                                 plan.chosen[i], stats)
             if action != 0:
                 return action
     if must < 0 and not (0 < S[L.TURN_POINTS] < minimum):
-        kind = _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, counts, rows,
-                               stats)
+        kind = _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, plan.counts,
+                               plan.rows, stats)
         if kind >= 0:
             return encode(L.ACTION_DISCARD, 0, kind)
     # an obligation the plan missed, or nothing else: the first legal action
