@@ -12,6 +12,7 @@ from solver.engine import core
 from solver.engine import layout as L
 from solver.engine.api import decode
 from solver.errors import BiribaError
+from kernels.partition_numba import meld_key
 from solver.melds import analyze_meld, describe_biriba
 
 GROUPS = ("trump", "draw", "lay", "extend", "discard")
@@ -131,31 +132,12 @@ def parse_move(state, text: str, moves: list[Move]) -> Move:
                   "'extend N CARDS', 'discard CARD', 'draw', 'pile'; 'help' lists commands")
 
 
-def _in_hand(state, cards: Hand) -> None:
-    hand = state.hand(state.current_player())
-    missing = [(kind, count - hand.counts[kind]) for kind, count in enumerate(cards.counts)
-               if count > hand.counts[kind]]
-    if missing:
-        kind = missing[0][0]
-        name = Hand.from_kinds([kind])
-        if hand.counts[kind] == 0:
-            raise Refusal(f"you hold no {name}")
-        raise Refusal(f"you hold {hand.counts[kind]} {name}, the move needs "
-                      f"{cards.counts[kind]}")
-
-
 def _typed_lay(state, cards: Hand, moves: list[Move]) -> Move:
     for move in moves:
         if move.group == "lay" and _meld_of(move.action) == cards:
             return move
-    if state.phase != "play":
-        raise Refusal(f"'lay {cards}': first draw a card or take the pile")
-    _in_hand(state, cards)
-    try:
-        analyze_meld(cards, state.game.rules, state.trump)
-    except BiribaError as error:
-        raise Refusal(str(error)) from None
-    raise Refusal(_rule_reason(state, f"lay {cards}"))
+    _check_meld(state, cards, "")
+    raise Refusal(state._reason(_encoded(L.ACTION_LAY, 0, cards)))
 
 
 def _typed_extend(state, index: int, added: Hand, moves: list[Move]) -> Move:
@@ -167,28 +149,25 @@ def _typed_extend(state, index: int, added: Hand, moves: list[Move]) -> Move:
         if (move.group == "extend" and decode(move.action)[1] == index
                 and _meld_of(move.action) == table[index] + added):
             return move
-    if state.phase != "play":
-        raise Refusal(f"'extend {index} {added}': first draw a card or take the pile")
-    _in_hand(state, added)
+    _check_meld(state, table[index] + added,
+                f"{added} does not fit table meld {index} ({table[index]}): ")
+    raise Refusal(state._reason(_encoded(L.ACTION_EXTEND, index, table[index] + added)))
+
+
+def _check_meld(state, cards: Hand, prefix: str) -> None:
+    """A typed meld must be one (a meld key names legal melds only)."""
     try:
-        analyze_meld(table[index] + added, state.game.rules, state.trump)
+        analyze_meld(cards, state.game.rules, state.trump)
     except BiribaError as error:
-        raise Refusal(f"{added} does not fit table meld {index} ({table[index]}): "
-                      + str(error).split(": ", 1)[-1]) from None
-    raise Refusal(_rule_reason(state, f"extend {index} +{added}"))
+        raise Refusal(prefix + str(error) if not prefix else
+                      prefix + str(error).split(": ", 1)[-1]) from None
 
 
-def _rule_reason(state, text: str) -> str:
-    """Why a legal meld from the hand is still refused: the turn's rules."""
-    array = state.array
-    seat = state.current_player()
-    must = int(array[L.MUST])
-    if must >= 0:
-        return f"{text!r}: the pile's top card {Hand.from_kinds([must])} must be melded first"
-    minimum = int(array[L.MINIMUM + state.team_of(seat)])
-    if minimum and not array[L.OPENED + state.team_of(seat)]:
-        return (f"{text!r}: your team's first lay-down this round must be worth at least "
-                f"{minimum} points (vulnerability, rules §6; laid so far "
-                f"{int(array[L.TURN_POINTS])})")
-    return (f"{text!r}: it would leave a last card you could not discard (you may end with "
-            "an empty hand only by closing or taking the packet, rules §5.4, §7)")
+def _encoded(kind_of_action: int, target: int, cards: Hand) -> int:
+    """The action of laying ``cards`` (or making table meld ``target`` into them), so the
+    engine can say why it is refused; cards past a meld key's room are refused here."""
+    counts = cards.counts
+    if max(counts[:-1]) > 3 or counts[-1] > 7:
+        raise Refusal(f"{cards}: more copies of a card than three decks hold")
+    key = int(meld_key(np.array(counts, dtype=np.int64)))
+    return int(core.encode(kind_of_action, target, key))

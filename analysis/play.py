@@ -102,14 +102,16 @@ def _play(state, seat: int, computers) -> bool:
         text = state.action_to_string(action)
         if text == "pile" and current == seat:
             taken = [str(card) for card in _pile_cards(state)]
-        ended = ending_clone(state, action)
+        # Only a discard ends a round; in a match the next deal follows at once, so the
+        # finished round is read from a copy that stops there.
+        discard = text.startswith("discard")
+        ended = ending_clone(state, action) if discard and state.game.match else state
         state.apply_action(action)
         if current != seat:
             _say(f"seat {current}: {text}")
         if ended.phase == "round_over":
             _round_summary(ended)
-            taken = []
-        if current == seat and text.startswith("discard"):
+        if discard:
             taken = []
     return False
 

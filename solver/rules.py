@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from kernels.encoding import JOKER, MAX_DECKS, RANK_COUNT, RANKS, SUITED_KIND_COUNT
 from kernels.params import MAX_SET_SIZE, NO_LIMIT
-from solver.errors import InvalidRulesError
+from solver.errors import InvalidRulesError, quote_value
 
 PILE_PICKUP_MODES = ("always", "restricted")
 TURNED_WILD_MODES = ("choose", "bury")
@@ -61,29 +61,19 @@ RANGE_NOTES = {
 }
 
 
-def _is_int(value) -> bool:
+def is_int(value) -> bool:
+    """An int that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _show(value, limit: int = 60) -> str:
-    """A bounded repr for messages (a huge int has no decimal repr past 4300 digits)."""
-    if _is_int(value) and value.bit_length() > 160:
-        return f"<{'-' if value < 0 else ''}integer of {value.bit_length()} bits>"
-    try:
-        text = repr(value)
-    except ValueError:             # a huge int inside a tuple
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _range_problem(name: str, value: int, low: int, high: int) -> str | None:
     if low <= value <= high:
         return None
     if value < 0 <= low:
-        return f"{name}={_show(value)} is negative"
+        return f"{name}={quote_value(value)} is negative"
     if low == high:
-        return f"{name}={_show(value)} must be {low}{RANGE_NOTES.get(name, '')}"
-    return f"{name}={_show(value)} must be {low}..{high}{RANGE_NOTES.get(name, '')}"
+        return f"{name}={quote_value(value)} must be {low}{RANGE_NOTES.get(name, '')}"
+    return f"{name}={quote_value(value)} must be {low}..{high}{RANGE_NOTES.get(name, '')}"
 
 
 def _type_problem(name: str, value, annotation: str) -> str | None:
@@ -95,25 +85,25 @@ def _type_problem(name: str, value, annotation: str) -> str | None:
         annotation = annotation[: -len(" | None")]
     nullable = " (or None)" if optional else ""
     if annotation == "int":
-        return None if _is_int(value) else f"{name}={_show(value)} must be an int{nullable}"
+        return None if is_int(value) else f"{name}={quote_value(value)} must be an int{nullable}"
     if annotation == "bool":
-        return None if isinstance(value, bool) else f"{name}={_show(value)} must be a bool"
+        return None if isinstance(value, bool) else f"{name}={quote_value(value)} must be a bool"
     if annotation == "str":
-        return None if isinstance(value, str) else f"{name}={_show(value)} must be a str"
+        return None if isinstance(value, str) else f"{name}={quote_value(value)} must be a str"
     if annotation == "tuple[str, ...]":
         if isinstance(value, tuple) and all(isinstance(item, str) for item in value):
             return None
-        return f"{name}={_show(value)} must be a tuple of str{nullable}"
+        return f"{name}={quote_value(value)} must be a tuple of str{nullable}"
     if annotation == "tuple[int, int]":
-        if isinstance(value, tuple) and len(value) == 2 and all(map(_is_int, value)):
+        if isinstance(value, tuple) and len(value) == 2 and all(map(is_int, value)):
             return None
-        return f"{name}={_show(value)} must be a tuple of 2 ints{nullable}"
+        return f"{name}={quote_value(value)} must be a tuple of 2 ints{nullable}"
     if annotation == "tuple[tuple[int, int], ...]":
         if isinstance(value, tuple) and all(
-                isinstance(pair, tuple) and len(pair) == 2 and all(map(_is_int, pair))
+                isinstance(pair, tuple) and len(pair) == 2 and all(map(is_int, pair))
                 for pair in value):
             return None
-        return f"{name}={_show(value)} must be a tuple of (int, int) pairs{nullable}"
+        return f"{name}={quote_value(value)} must be a tuple of (int, int) pairs{nullable}"
     raise TypeError(f"RuleSet field {name!r}: no check for the annotation {annotation!r}")
 
 
@@ -216,7 +206,7 @@ class RuleSet:
             self._fail(problems)
         for item in fields:
             value = getattr(self, item.name)
-            if _is_int(value):
+            if is_int(value):
                 low, high = INT_RANGES.get(item.name, (0, MAX_POINTS))
                 problem = _range_problem(item.name, value, low, high)
                 if problem:
@@ -233,18 +223,18 @@ class RuleSet:
                 if problem:
                     problems.append(problem)
         if not self.name.strip():
-            problems.append(f"name={_show(self.name)} must not be empty")
+            problems.append(f"name={quote_value(self.name)} must not be empty")
         if self.biriba_size <= self.min_meld_size:
-            problems.append(f"biriba_size={_show(self.biriba_size)} must exceed min_meld_size")
+            problems.append(f"biriba_size={quote_value(self.biriba_size)} must exceed min_meld_size")
         if (self.ace_set_biriba_clean is None) != (self.ace_set_biriba_dirty is None):
-            problems.append(f"ace_set_biriba_clean={_show(self.ace_set_biriba_clean)} and "
-                            f"ace_set_biriba_dirty={_show(self.ace_set_biriba_dirty)}: "
+            problems.append(f"ace_set_biriba_clean={quote_value(self.ace_set_biriba_clean)} and "
+                            f"ace_set_biriba_dirty={quote_value(self.ace_set_biriba_dirty)}: "
                             "set both or neither")
         if self.max_wilds_per_meld is None and self.naturals_per_wild is None:
             problems.append("set max_wilds_per_meld or naturals_per_wild (a wild limit)")
         for rank in self.set_excluded_ranks + (self.set_biriba_ranks or ()):
             if rank not in RANKS:
-                problems.append(f"unknown rank {_show(rank)}")
+                problems.append(f"unknown rank {quote_value(rank)}")
         if self.hearts_super_trump and not self.has_trump:
             problems.append("hearts_super_trump needs has_trump")
         if self.wild_sets and not self.sets_allowed:
@@ -258,16 +248,16 @@ class RuleSet:
             ("stock_exhausted", STOCK_EXHAUSTED_MODES),
         ):
             if getattr(self, name) not in allowed:
-                problems.append(f"{name}={_show(getattr(self, name))} is not one of {allowed}")
+                problems.append(f"{name}={quote_value(getattr(self, name))} is not one of {allowed}")
         thresholds = [threshold for threshold, _ in self.vulnerability]
         if any(low >= high for low, high in zip(thresholds, thresholds[1:])):
-            problems.append(f"vulnerability={_show(self.vulnerability)} is not ascending "
+            problems.append(f"vulnerability={quote_value(self.vulnerability)} is not ascending "
                             "(each threshold above the one before)")
         if problems:
             self._fail(problems)
 
     def _fail(self, problems: list[str]):
-        raise InvalidRulesError(f"rule set {_show(self.name)}: " + "; ".join(problems))
+        raise InvalidRulesError(f"rule set {quote_value(self.name)}: " + "; ".join(problems))
 
     # The deal (RULES.md §4) -----------------------------------------------------
     def packet_sizes(self, players: int) -> tuple[int, ...]:
@@ -288,15 +278,15 @@ class RuleSet:
         The hands, the biribakia and the turned-up card must leave at least
         ``MIN_STOCK`` card in the stock, and every biribaki holds a card.
         """
-        where = f"rule set {_show(self.name)} with {_show(players)} players"
-        if not _is_int(players) or players not in DEAL_PLAYERS:
+        where = f"rule set {quote_value(self.name)} with {quote_value(players)} players"
+        if not is_int(players) or players not in DEAL_PLAYERS:
             raise InvalidRulesError(
                 f"{where}: rules §4 deals for 2, 3, 4 or 6 players")
         packets = self.packet_sizes(players)
         if min(packets) < 1:
             field = "three_player_biribaki_sizes" if players == 3 else "biribaki_size"
             raise InvalidRulesError(
-                f"{where}: {field}={_show(getattr(self, field))} deals a biribaki of 0 cards; "
+                f"{where}: {field}={quote_value(getattr(self, field))} deals a biribaki of 0 cards; "
                 "every biribaki needs at least 1 card")
         turned = 1 if self.turn_up_card else 0
         dealt = players * self.hand_size + sum(packets) + turned
@@ -524,14 +514,14 @@ def get_rules(name: str | RuleSet = "classic", /, *options: str, **overrides) ->
         key = name.strip().lower() if isinstance(name, str) else None
         if key not in PRESETS:
             raise InvalidRulesError(
-                f"unknown rule preset {_show(name)} (known: {', '.join(PRESETS)})"
+                f"unknown rule preset {quote_value(name)} (known: {', '.join(PRESETS)})"
             )
         base = PRESETS[key]
     merged: dict = {}
     for option in options:
         if not isinstance(option, str) or option not in OPTIONS:
             raise InvalidRulesError(
-                f"unknown rule option {_show(option)} (known: {', '.join(OPTIONS)})")
+                f"unknown rule option {quote_value(option)} (known: {', '.join(OPTIONS)})")
         presets, changes = OPTIONS[option]
         if base.name not in presets:
             raise InvalidRulesError(

@@ -187,7 +187,7 @@ def test_records_round_trip_through_a_file(tmp_path):
     (lambda r: r.update(players="four"), "'players' must be int"),
     (lambda r: r["actions"].__setitem__(3, 12345), "action 3"),
     (lambda r: r["actions"].__setitem__(2, "draw"), "not an integer"),
-    (lambda r: r["rules"].update(colour="red"), "unknown rule field"),
+    (lambda r: r["rules"].update(colour="red"), "unknown field"),
     (lambda r: r["rules"].update(min_meld_size=1), "not valid"),
     (lambda r: r["final"].update(round_scores=[1, 2]), "the record says"),
 ])

@@ -202,7 +202,7 @@ def test_an_action_past_the_end_of_the_round_is_refused():
     record = _record()
     record["actions"].append(1 << 48)
     record["moves"].append("draw")
-    _refused(record, r"action 46 \(281474976710656\) cannot be replayed: the round is over")
+    _refused(record, r"action 46 \(281474976710656\) cannot be replayed: .*the round is over")
 
 
 def test_a_long_or_deep_value_is_quoted_short():
@@ -288,32 +288,32 @@ def _set_rule(key, value):
 
 @pytest.mark.parametrize("change, needle", [
     (_set("rules", "classic"), "'rules' must be an object, got 'classic'"),
-    (lambda r: r["rules"].pop("hand_size"), r"the record's rules lack the field\(s\) 'hand_size'"),
+    (lambda r: r["rules"].pop("hand_size"), r"the record's rules lacks the field\(s\) 'hand_size'"),
     (lambda r: [r["rules"].pop(k) for k in ("decks", "individual")],
-     r"lack the field\(s\) 'decks', 'individual'"),
-    (_set_rule("colour", "red"), r"unknown rule field\(s\) in the record: 'colour'"),
+     r"lacks the field\(s\) 'decks', 'individual'"),
+    (_set_rule("colour", "red"), r"unknown field\(s\) in the record's rules: 'colour'"),
     (_set_rule("name", "nosuch"), "unknown preset 'nosuch' in the record's rules"),
-    (_set_rule("name", 3), "rule field 'name' must be str, got 3"),
-    (_set_rule("hand_size", True), "rule field 'hand_size' must be int, got True"),
-    (_set_rule("hand_size", "11"), "rule field 'hand_size' must be int, got '11'"),
-    (_set_rule("hand_size", 11.0), "rule field 'hand_size' must be int, got 11.0"),
+    (_set_rule("name", 3), "name=3 must be a str"),
+    (_set_rule("hand_size", True), "hand_size=True must be an int"),
+    (_set_rule("hand_size", "11"), "hand_size='11' must be an int"),
+    (_set_rule("hand_size", 11.0), "hand_size=11.0 must be an int"),
     (_set_rule("hand_size", 2 ** 63),
-     r"'hand_size' must be int, got 9223372036854775808 \(integers"),
-    (_set_rule("wild_twos", 1), "rule field 'wild_twos' must be bool, got 1"),
-    (_set_rule("turned_wild", None), "rule field 'turned_wild' must be str, got None"),
-    (_set_rule("max_wilds_per_meld", "1"), "'max_wilds_per_meld' must be int or null, got '1'"),
-    (_set_rule("max_wilds_per_meld", False), "'max_wilds_per_meld' must be int or null, got False"),
-    (_set_rule("set_excluded_ranks", "A"), "'set_excluded_ranks' must be a list of str, got 'A'"),
+     r"hand_size=9223372036854775808 must be 1..162"),
+    (_set_rule("wild_twos", 1), "wild_twos=1 must be a bool"),
+    (_set_rule("turned_wild", None), "turned_wild=None must be a str"),
+    (_set_rule("max_wilds_per_meld", "1"), r"max_wilds_per_meld='1' must be an int \(or None\)"),
+    (_set_rule("max_wilds_per_meld", False), r"max_wilds_per_meld=False must be an int \(or None\)"),
+    (_set_rule("set_excluded_ranks", "A"), "set_excluded_ranks='A' must be a tuple of str"),
     (_set_rule("set_excluded_ranks", [1]),
-     r"'set_excluded_ranks' must be a list of str, got \[1\]"),
-    (_set_rule("set_biriba_ranks", [None]), "'set_biriba_ranks' must be a list of str or null"),
+     r"set_excluded_ranks=\(1,\) must be a tuple of str"),
+    (_set_rule("set_biriba_ranks", [None]), r"set_biriba_ranks=\(None,\) must be a tuple of str \(or None\)"),
     (_set_rule("three_player_biribaki_sizes", [18]),
-     r"'three_player_biribaki_sizes' must be \[int, int\], got \[18\]"),
-    (_set_rule("three_player_biribaki_sizes", [18, 11, 4]), r"must be \[int, int\]"),
+     r"three_player_biribaki_sizes=\(18,\) must be a tuple of 2 ints"),
+    (_set_rule("three_player_biribaki_sizes", [18, 11, 4]), r"three_player_biribaki_sizes=\(18, 11, 4\) must be a tuple of 2 ints"),
     (_set_rule("vulnerability", [[1000, 75, 1]]),
-     r"'vulnerability' must be a list of \[int, int\]"),
-    (_set_rule("vulnerability", [[1000, True]]), r"'vulnerability' must be a list of \[int, int\]"),
-    (_set_rule("vulnerability", [1000, 75]), r"'vulnerability' must be a list of \[int, int\]"),
+     r"vulnerability=.* must be a tuple of \(int, int\) pairs"),
+    (_set_rule("vulnerability", [[1000, True]]), r"vulnerability=.* must be a tuple of \(int, int\) pairs"),
+    (_set_rule("vulnerability", [1000, 75]), r"vulnerability=.* must be a tuple of \(int, int\) pairs"),
     (_set_rule("min_meld_size", 1), "the record's rules are not valid: .*min_meld_size"),
     (_set_rule("hand_size", -3), "the record's rules are not valid: .*hand_size"),
     (_set_rule("max_wilds_per_meld", None), "the record.s rules are not valid"),

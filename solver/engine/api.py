@@ -24,7 +24,7 @@ from solver.cards import Hand, format_kind
 from solver.engine import core
 from solver.engine import layout as L
 from solver.engine.rules import engine_rules, teams_of
-from solver.errors import IllegalMoveError, OutOfRangeError
+from solver.errors import BiribaError, IllegalMoveError, OutOfRangeError
 from solver.rules import RuleSet, get_rules
 
 _PHASE_NAMES = {L.CHOOSE_TRUMP: "choose_trump", L.DRAW: "draw", L.PLAY: "play",
@@ -38,6 +38,8 @@ SUITS = "SHDC"
 
 
 MAX_SEED = 2**63 - 1     # seeds are int64 in the engine
+ACTION_TYPES = (L.ACTION_TRUMP, L.ACTION_DRAW, L.ACTION_PILE, L.ACTION_LAY, L.ACTION_EXTEND,
+                L.ACTION_DISCARD, L.ACTION_REDRAW)
 
 
 def check_seed(seed, count: int = 1) -> int:
@@ -249,7 +251,9 @@ class State:
         kind_of_action, target, key = decode(action)
         text = f"action {action}"
         if self.is_terminal():
-            return f"{text}: the {self.phase.replace('_', ' ')} (no more actions)"
+            return f"{text}: the {self.phase.split('_')[0]} is over (no more actions)"
+        if kind_of_action not in ACTION_TYPES:
+            return f"{text} is not an action"
         try:
             text = f"{self.action_to_string(action)!r}"
         except (ValueError, IndexError):
@@ -279,10 +283,49 @@ class State:
                         "not close (rules §7)")
             return (f"{text}: this discard would break the vulnerability minimum or leave the "
                     "hand empty without closing (rules §6, §7)")
-        if must >= 0:
+        return self._meld_reason(text, kind_of_action, target, key, seat, hand, must)
+
+    def _meld_reason(self, text, kind_of_action, target, key, seat, hand, must) -> str:
+        """Why a lay or an extension is refused: the table meld, the cards, the meld, then
+        the turn's rules (the pile's top card, vulnerability, the last card)."""
+        from solver.melds import analyze_meld
+
+        team = self.team_of(seat)
+        counts = np.empty(L.KINDS, dtype=np.int64)
+        core.key_counts(key, counts)
+        meld = Hand._trusted(tuple(counts.tolist()))
+        used, old = meld, None
+        if kind_of_action == L.ACTION_EXTEND:
+            table = self.table(team)
+            if target >= len(table):
+                return f"{text}: the team has no table meld {target} (it has {len(table)})"
+            old = table[target]
+            if not old.issubset(meld):
+                return f"{text}: it does not hold table meld {target} ({old})"
+            used = meld - old
+        for kind, count in enumerate(used.counts):
+            if count > hand.counts[kind]:
+                card = format_kind(kind)
+                held = hand.counts[kind]
+                return (f"{text}: seat {seat} holds no {card}" if held == 0 else
+                        f"{text}: seat {seat} holds {held} {card}, the move needs {count}")
+        problem = None
+        try:
+            analyze_meld(meld, self.game.rules, self.trump)
+        except BiribaError as error:
+            problem = str(error).split(": ", 1)[-1]
+        if problem is not None:
+            return (f"{text}: not a legal meld: {problem}" if old is None else
+                    f"{text}: {used} does not fit table meld {target} ({old}): {problem}")
+        if must >= 0 and used.counts[must] == 0:
             return f"{text}: a meld must use the pile's top card {format_kind(must)} first"
-        return (f"{text} is not legal here (cards not in hand, not a legal meld, or it breaks "
-                "rules §5-7)")
+        minimum = core.vulnerable_minimum(self.array, team)
+        if minimum:
+            return (f"{text}: the team's first lay-down this round must be worth at least "
+                    f"{minimum} points, and the rest of the hand cannot bring it there "
+                    f"(rules §6; laid so far this turn {int(self.array[L.TURN_POINTS])})")
+        return (f"{text}: it would leave a last card that cannot be discarded (a hand ends "
+                "empty only by closing or by taking the packet, rules §5.4, §7)")
 
     # --- information sets ------------------------------------------------------------------
     def observation(self, seat: int) -> np.ndarray:

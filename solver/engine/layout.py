@@ -10,6 +10,7 @@ Rule numbers live in a second array (``R_*`` offsets), built once per game by
 """
 
 from kernels.encoding import JOKER, KIND_COUNT
+from solver.rules import STOCK_EXHAUSTED_MODES
 
 KINDS = KIND_COUNT      # card kinds per hand, meld or packet
 MAX_PLAYERS = 6
@@ -139,7 +140,8 @@ R_CLOSE_RUN_SET = 18
 R_NO_PACKET_PENALTY = 19
 R_UNTOUCHED_PENALTY = 20
 R_STOCK_MODE = 21       # index in solver.rules.STOCK_EXHAUSTED_MODES:
-STOCK_END_AFTER_TURN = 0   # "end_after_turn", the mode pile.draw marks the last card for
+STOCK_END_AFTER_TURN = STOCK_EXHAUSTED_MODES.index("end_after_turn")   # pile.draw marks the
+                                                                       # last card for it
 R_TARGET = 22
 R_BIRIBA_SIZE = 23
 R_WILD_TWOS = 24

@@ -12,7 +12,6 @@ from typing import Protocol
 import numpy as np
 
 from solver.engine import core
-from solver.engine import layout as L
 from solver.engine import policies
 from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError
@@ -47,10 +46,10 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0):
         """``seed`` is accepted so every player is made alike (``make_player(name, seed)``);
         the greedy player is deterministic and does not use it."""
-        self._buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
 
     def choose(self, state) -> int:
-        return int(policies.greedy_action(state.array, *state._args(), self._buffer))
+        return int(policies.greedy_action(state.array, *state._args(),
+                                          state.game.action_buffer))
 
 
 PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}

@@ -51,80 +51,29 @@ import json
 import os
 import secrets
 import stat
-import types
-import typing
 from pathlib import Path
 
 from kernels.params import KEY_VERSION
-from solver.engine import layout as L
-from solver.engine.api import Game, State, decode
-from solver.errors import BiribaError, RecordError
-from solver.rules import PRESETS, RuleSet
+from solver.engine.api import Game, State
+from solver.errors import BiribaError, RecordError, quote_value
+from solver.rules import PRESETS, RuleSet, is_int
 
 FORMAT = "biriba-record"
 VERSION = KEY_VERSION    # actions embed meld keys: a new key layout is a new record version
 KEYS = ("format", "version", "match", "players", "rules", "seed", "dealer", "actions",
         "moves", "final")
+RULE_FIELDS = tuple(item.name for item in dataclasses.fields(RuleSet))
 FINAL_KEYS = ("round_scores", "match_scores", "end_reason", "terminal")
 PLAYER_COUNTS = (2, 3, 4, 6)
 MAX_RECORD_BYTES = 50 * 1024 * 1024
 INT64 = 1 << 63
-QUOTE = 60                       # characters of an offending value quoted in a message
 
 # Exceptions that bad values may raise inside RuleSet, Game and the engine set-up.
-_BAD_VALUE = (BiribaError, ValueError, TypeError, ArithmeticError, LookupError)
+_BAD_VALUE = (BiribaError, ValueError, TypeError, ArithmeticError, LookupError,
+              RecursionError)
 
 
 # --- quoting ---------------------------------------------------------------------------
-
-
-def _quote(value, limit: int = QUOTE) -> str:
-    """A short repr of any value: bounded in length and depth, safe on huge ints."""
-    parts: list[str] = []
-    budget = [limit + 1]
-
-    def put(text: str) -> bool:
-        parts.append(text[:budget[0]])
-        budget[0] -= len(text)
-        return budget[0] > 0
-
-    def walk(item, depth: int) -> bool:
-        if depth > 8:
-            return put("...")
-        if isinstance(item, bool) or item is None:
-            return put(repr(item))
-        if isinstance(item, int):
-            if item.bit_length() > 160:
-                return put(f"<{'-' if item < 0 else ''}integer of {item.bit_length()} bits>")
-            return put(repr(item))
-        if isinstance(item, str):
-            return put(repr(item[:limit + 1]))
-        if isinstance(item, (list, tuple)):
-            opening, closing = ("[", "]") if isinstance(item, list) else ("(", ")")
-            if not put(opening):
-                return False
-            for index, element in enumerate(item):
-                if (index and not put(", ")) or not walk(element, depth + 1):
-                    return False
-            return put(closing)
-        if isinstance(item, dict):
-            if not put("{"):
-                return False
-            for index, (key, element) in enumerate(item.items()):
-                if index and not put(", "):
-                    return False
-                if not walk(key, depth + 1) or not put(": ") or not walk(element, depth + 1):
-                    return False
-            return put("}")
-        try:
-            text = repr(item)
-        except Exception:                     # noqa: BLE001 - a repr may fail in any way
-            text = f"<{type(item).__name__}>"
-        return put(text[:limit + 1])
-
-    walk(value, 0)
-    text = "".join(parts)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _quote_path(path, limit: int = 160) -> str:
@@ -136,11 +85,7 @@ def _quote_path(path, limit: int = 160) -> str:
 
 
 def _names(keys) -> str:
-    return ", ".join(sorted(_quote(key, 40) for key in keys))
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return ", ".join(sorted(quote_value(key, 40) for key in keys))
 
 
 def _error_text(error: BaseException, limit: int = 300) -> str:
@@ -245,7 +190,7 @@ def _path(path) -> Path:
     try:
         return Path(path)
     except TypeError:
-        raise RecordError(f"a record path must be a string or a path, got {_quote(path)}") \
+        raise RecordError(f"a record path must be a string or a path, got {quote_value(path)}") \
             from None
 
 
@@ -264,7 +209,7 @@ def _unique_keys(pairs):
     data = {}
     for key, value in pairs:
         if key in data:
-            raise RecordError(f"the key {_quote(key)} appears twice in one object")
+            raise RecordError(f"the key {quote_value(key)} appears twice in one object")
         data[key] = value
     return data
 
@@ -302,194 +247,99 @@ def load(path) -> State:
     return from_record(data)
 
 
-def _keys(data: dict, known, what: str) -> None:
+def _keys(data: dict, known, what: str, noun: str = "key") -> None:
     missing = [key for key in known if key not in data]
     if missing:
-        raise RecordError(f"{what} lacks the key(s) {_names(missing)}")
+        raise RecordError(f"{what} lacks the {noun}(s) {_names(missing)}")
     unknown = [key for key in data if key not in known]
     if unknown:
-        raise RecordError(f"unknown key(s) in {what}: {_names(unknown)}")
+        raise RecordError(f"unknown {noun}(s) in {what}: {_names(unknown)}")
 
 
 def _int_field(data: dict, name: str, low: int, high: int, what: str = "record field") -> int:
     value = data[name]
-    if not _is_int(value):
-        raise RecordError(f"{what} {name!r} must be int, got {_quote(value)}")
+    if not is_int(value):
+        raise RecordError(f"{what} {name!r} must be int, got {quote_value(value)}")
     if not low <= value < high:
         shown = "2**63" if high == INT64 else str(high)
         raise RecordError(f"{what} {name!r} must be at least {low} and below {shown}, "
-                          f"got {_quote(value)}")
+                          f"got {quote_value(value)}")
     return value
 
 
-def _type_name(hint) -> str:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(_type_name(arg) for arg in typing.get_args(hint))
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return f"a list of {_type_name(args[0])}"
-        return "[" + ", ".join(_type_name(arg) for arg in args) + "]"
-    if hint is type(None):
-        return "null"
-    return getattr(hint, "__name__", str(hint))
-
-
-class _Mismatch(Exception):
-    """A value that does not have its rule field's type (``args[0]``: a note, or none)."""
-
-
-def _convert(value, hint):
-    """``value`` as the type ``hint`` (lists become tuples), or :class:`_Mismatch`."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        notes = []
-        for arg in typing.get_args(hint):
-            try:
-                return _convert(value, arg)
-            except _Mismatch as mismatch:
-                notes.extend(mismatch.args)
-        raise _Mismatch(*notes[:1])
-    if origin is tuple:
-        if not isinstance(value, (list, tuple)):
-            raise _Mismatch
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_convert(item, args[0]) for item in value)
-        if len(value) != len(args):
-            raise _Mismatch
-        return tuple(_convert(item, arg) for item, arg in zip(value, args))
-    if hint is type(None):
-        if value is not None:
-            raise _Mismatch
-        return None
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise _Mismatch
-        return value
-    if hint is int:
-        if not _is_int(value):
-            raise _Mismatch
-        if not -INT64 <= value < INT64:
-            raise _Mismatch("integers must lie in -2**63 .. 2**63 - 1")
-        return value
-    if hint is float:
-        if not (_is_int(value) or isinstance(value, float)):
-            raise _Mismatch
-        return value
-    if hint is str:
-        if not isinstance(value, str):
-            raise _Mismatch
-        return value
-    return value                              # a type this check does not know: RuleSet checks
-
-
-def _rule_types() -> dict:
-    hints = typing.get_type_hints(RuleSet)
-    return {item.name: hints.get(item.name, typing.Any) for item in dataclasses.fields(RuleSet)}
+def _tuples(value):
+    """JSON lists as the tuples RuleSet fields hold (RuleSet checks every type itself)."""
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
 
 
 def _rules_from(data) -> RuleSet:
     if not isinstance(data, dict):
-        raise RecordError(f"'rules' must be an object, got {_quote(data)}")
-    fields = _rule_types()
-    missing = [name for name in fields if name not in data]
-    if missing:
-        raise RecordError(f"the record's rules lack the field(s) {_names(missing)}")
-    unknown = [name for name in data if name not in fields]
-    if unknown:
-        raise RecordError(f"unknown rule field(s) in the record: {_names(unknown)}")
-    values = {}
-    for name, hint in fields.items():
-        try:
-            values[name] = _convert(data[name], hint)
-        except _Mismatch as mismatch:
-            note = f" ({mismatch.args[0]})" if mismatch.args else ""
-            raise RecordError(f"rule field {name!r} must be {_type_name(hint)}, "
-                              f"got {_quote(data[name])}{note}") from None
-    if values["name"] not in PRESETS:
-        raise RecordError(f"unknown preset {_quote(values['name'])} in the record's rules "
-                          f"(known: {', '.join(PRESETS)})")
+        raise RecordError(f"'rules' must be an object, got {quote_value(data)}")
+    _keys(data, RULE_FIELDS, "the record's rules", "field")
     try:
-        return RuleSet(**values)
+        rules = RuleSet(**{name: _tuples(value) for name, value in data.items()})
     except _BAD_VALUE as error:
         raise RecordError(f"the record's rules are not valid: {_error_text(error)}") from None
+    if rules.name not in PRESETS:
+        raise RecordError(f"unknown preset {quote_value(rules.name)} in the record's rules "
+                          f"(known: {', '.join(PRESETS)})")
+    return rules
 
 
 def _check_final(final) -> None:
     if not isinstance(final, dict):
-        raise RecordError(f"record field 'final' must be an object, got {_quote(final)}")
+        raise RecordError(f"record field 'final' must be an object, got {quote_value(final)}")
     _keys(final, FINAL_KEYS, "the record's 'final'")
     for name in ("round_scores", "match_scores"):
         value = final[name]
-        if not isinstance(value, list) or not all(_is_int(item) for item in value):
+        if not isinstance(value, list) or not all(is_int(item) for item in value):
             raise RecordError(f"'final' field {name!r} must be a list of int, "
-                              f"got {_quote(value)}")
+                              f"got {quote_value(value)}")
     if not (final["end_reason"] is None or isinstance(final["end_reason"], str)):
         raise RecordError(f"'final' field 'end_reason' must be a string or null, "
-                          f"got {_quote(final['end_reason'])}")
+                          f"got {quote_value(final['end_reason'])}")
     if not isinstance(final["terminal"], bool):
         raise RecordError(f"'final' field 'terminal' must be a boolean, "
-                          f"got {_quote(final['terminal'])}")
+                          f"got {quote_value(final['terminal'])}")
 
 
 def _check_shape(data) -> None:
     """Everything a record must hold that needs no replay (the module docstring)."""
     if not isinstance(data, dict):
-        raise RecordError(f"not a {FORMAT} object: {_quote(data)}")
+        raise RecordError(f"not a {FORMAT} object: {quote_value(data)}")
     if data.get("format") != FORMAT or not isinstance(data.get("format"), str):
         raise RecordError(f"not a {FORMAT} object: its 'format' is "
-                          f"{_quote(data.get('format'))}")
+                          f"{quote_value(data.get('format'))}")
     version = data.get("version")
-    if not _is_int(version) or version != VERSION:
-        raise RecordError(f"record version {_quote(version)} is not {VERSION}")
+    if not is_int(version) or version != VERSION:
+        raise RecordError(f"record version {quote_value(version)} is not {VERSION}")
     _keys(data, KEYS, "the record")
     if not isinstance(data["match"], bool):
-        raise RecordError(f"record field 'match' must be a boolean, got {_quote(data['match'])}")
+        raise RecordError(f"record field 'match' must be a boolean, got {quote_value(data['match'])}")
     players = data["players"]
-    if not _is_int(players):
-        raise RecordError(f"record field 'players' must be int, got {_quote(players)}")
+    if not is_int(players):
+        raise RecordError(f"record field 'players' must be int, got {quote_value(players)}")
     if players not in PLAYER_COUNTS:
-        raise RecordError(f"record field 'players' must be 2, 3, 4 or 6, got {_quote(players)}")
+        raise RecordError(f"record field 'players' must be 2, 3, 4 or 6, got {quote_value(players)}")
     _int_field(data, "seed", 0, INT64)
     _int_field(data, "dealer", 0, players)
     actions, moves = data["actions"], data["moves"]
     if not isinstance(actions, list):
-        raise RecordError(f"record field 'actions' must be a list, got {_quote(actions)}")
+        raise RecordError(f"record field 'actions' must be a list, got {quote_value(actions)}")
     for index, action in enumerate(actions):
-        if not _is_int(action):
-            raise RecordError(f"action {index} is not an integer: {_quote(action)}")
+        if not is_int(action):
+            raise RecordError(f"action {index} is not an integer: {quote_value(action)}")
         if not 0 <= action < INT64:
             raise RecordError(f"action {index} must be at least 0 and below 2**63, "
-                              f"got {_quote(action)}")
+                              f"got {quote_value(action)}")
     if not isinstance(moves, list):
-        raise RecordError(f"record field 'moves' must be a list, got {_quote(moves)}")
+        raise RecordError(f"record field 'moves' must be a list, got {quote_value(moves)}")
     for index, move in enumerate(moves):
         if not isinstance(move, str):
-            raise RecordError(f"move {index} is not a string: {_quote(move)}")
+            raise RecordError(f"move {index} is not a string: {quote_value(move)}")
     if len(moves) != len(actions):
         raise RecordError(f"the record has {len(moves)} moves for {len(actions)} actions")
     _check_final(data["final"])
-
-
-def _safe_meld_key(key: int) -> bool:
-    """Whether ``core.key_counts`` stays inside its 53 counts for ``key``."""
-    return not ((key >> 40) & 3 == 2 and ((key >> 11) & 15) >= 13)
-
-
-def _refusal(state: State, action: int) -> str:
-    """Why ``action`` cannot be applied, without feeding the engine a malformed key."""
-    kind_of_action, _, key = decode(action)
-    if state.is_terminal():
-        return f"the {state.phase.split('_')[0]} is over (no more actions)"
-    if not L.ACTION_DRAW <= kind_of_action <= L.ACTION_REDRAW or (
-            kind_of_action in (L.ACTION_LAY, L.ACTION_EXTEND) and not _safe_meld_key(key)):
-        return "it is not an action"
-    try:
-        return state._reason(action)
-    except Exception:                          # noqa: BLE001 - only the explanation failed
-        return "it is not legal here"
 
 
 def from_record(data) -> State:
@@ -505,17 +355,17 @@ def from_record(data) -> State:
     for index, action in enumerate(data["actions"]):
         if not state.can_apply(action):
             raise RecordError(f"action {index} ({action}) cannot be replayed: "
-                              f"{_error_text(_refusal(state, action))}")
+                              f"{_error_text(state._reason(action))}")
         text = state.action_to_string(action)
         if moves[index] != text:
-            raise RecordError(f"move {index} reads {_quote(moves[index])} but action {index} "
-                              f"is {_quote(text)}")
+            raise RecordError(f"move {index} reads {quote_value(moves[index])} but action {index} "
+                              f"is {quote_value(text)}")
         state.apply_trusted(action)
     got = _final(state)
     final = data["final"]
     for key in FINAL_KEYS:
         said = final[key]
         if got[key] != ("" if key == "end_reason" and said is None else said):
-            raise RecordError(f"the replay ends with {key} {_quote(got[key])}, "
-                              f"the record says {_quote(said)}")
+            raise RecordError(f"the replay ends with {key} {quote_value(got[key])}, "
+                              f"the record says {quote_value(said)}")
     return state

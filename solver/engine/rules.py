@@ -123,7 +123,6 @@ def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRu
     array[L.R_NO_PACKET_PENALTY] = rules.no_biribaki_penalty
     array[L.R_UNTOUCHED_PENALTY] = rules.untouched_biribaki_penalty
     array[L.R_STOCK_MODE] = STOCK_EXHAUSTED_MODES.index(rules.stock_exhausted)
-    assert STOCK_EXHAUSTED_MODES[L.STOCK_END_AFTER_TURN] == "end_after_turn"
     array[L.R_TARGET] = rules.target(players)
     array[L.R_BIRIBA_SIZE] = rules.biriba_size
     array[L.R_WILD_TWOS] = int(rules.wild_twos)

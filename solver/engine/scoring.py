@@ -65,8 +65,9 @@ def _value(cards: Hand, values) -> int:
 
 
 def ending_clone(state, action: int):
-    """The state after ``action`` with the round left on the table (a match would deal
-    the next round at once): the state to break down when ``action`` ends a round."""
+    """The state after ``action`` with the round left on the table (a match deals the
+    next round at once): the state to break down when ``action`` (a discard: the only
+    action that ends a round) ends one."""
     trial = state.clone()
     trial.array[L.MATCH_MODE] = 0
     core.apply_action(trial.array, *trial._args(), int(action))
