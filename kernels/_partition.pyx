@@ -38,7 +38,7 @@ card), the wild-index odometer from the number of cards in the hand.
 
 import numpy as np
 
-from kernels.params import STATE_BUDGET
+from kernels.params import COUNT_BUDGET, STATE_BUDGET
 from kernels.params import decision_order as _decision_order
 
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
@@ -1223,6 +1223,9 @@ cdef int64_t _count_rec(Ctx* c, int64_t start) except -1 nogil:
         return 1
     key = c.state
     if not _memo_find(&c.memo, key, 0, &total):
+        if c.memo.size >= c.budget:
+            c.exhausted = True  # over budget: not searched, and count() refuses the number
+            return 0
         total = _count_frame(c, position)
         _memo_put(&c.memo, key, 0, total)
     return total
@@ -1237,8 +1240,8 @@ cdef int _check_shapes(const Py_buffer* hand_view, const Py_buffer* meld_view) e
     return 0
 
 
-def count(hand, meld_counts):
-    """(number of lay-downs, overflow flag)."""
+def count(hand, meld_counts, budget=COUNT_BUDGET):
+    """(number of lay-downs, overflow flag, exhausted flag: the budget stopped it)."""
     cdef Py_buffer hand_view
     cdef Py_buffer meld_view
     cdef Ctx ctx
@@ -1254,6 +1257,8 @@ def count(hand, meld_counts):
                 workspace.build(<const int64_t*>hand_view.buf, <const int64_t*>meld_view.buf,
                                 meld_view.shape[0], NULL, NULL)
                 workspace.fill(&ctx)
+                ctx.budget = budget
+                ctx.exhausted = False
                 with nogil:
                     total = _count_rec(&ctx, 0)
             finally:
@@ -1262,7 +1267,7 @@ def count(hand, meld_counts):
             PyBuffer_Release(&meld_view)
     finally:
         PyBuffer_Release(&hand_view)
-    return total, ctx.overflow
+    return total, ctx.overflow, ctx.exhausted
 
 
 # best without groups (or none with a slot): the first-card programme, one stop per

@@ -18,5 +18,9 @@ class BackendError(BiribaError):
     """An unknown kernel backend (the ``backend`` argument or ``BIRIBA_BACKEND``)."""
 
 
+class CountBudgetError(BiribaError):
+    """A lay-down count that needs more memo entries than its budget (minutes of work)."""
+
+
 class CountOverflowError(BiribaError, OverflowError):
     """A compiled backend's int64 lay-down counter overflowed; the python backend is exact."""

@@ -39,6 +39,13 @@ KEY_TAG_SET = 2
 # (docs/partition-design.md), so past this it stops and says its answer is not exact.
 # About 0.4-1 s on 45 cards + 10 table melds (benchmarks/README.md, "Bounded time").
 STATE_BUDGET = 1 << 19
+# Most memo entries of one compiled count() call: a hand whose lay-downs need more (45
+# cards of runs took minutes and gigabytes) is refused (kernels.errors.CountBudgetError):
+# 32 cards of runs count exactly within it; 45 are refused in 1.5 s (Cython), 9 s (numba).
+COUNT_BUDGET = 1 << 20
+# Largest hand the python backend takes (the exponential reference: 26 cards of runs take
+# 3-4 s to count or solve, 28 or 30 cards more than a minute).
+PYTHON_MAX_CARDS = 26
 
 
 class RuleParams(NamedTuple):

@@ -15,11 +15,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from kernels.errors import BackendError, CountOverflowError, KernelInputError  # noqa: F401
+from kernels.errors import (  # noqa: F401
+    BackendError,
+    CountBudgetError,
+    CountOverflowError,
+    KernelInputError,
+)
 
 from kernels import partition_ref
 from kernels.encoding import KIND_COUNT
-from kernels.params import STATE_BUDGET, RuleParams
+from kernels.params import COUNT_BUDGET, PYTHON_MAX_CARDS, STATE_BUDGET, RuleParams
 
 BACKENDS = ("python", "numba", "cython")
 MAX_GROUP = 62  # groups are bits of an int64 mask
@@ -141,13 +146,29 @@ def _check_rows(hand: np.ndarray, rows: Catalogue) -> None:
         raise KernelInputError("the catalogue holds a meld that is not inside the hand")
 
 
-def count(hand: np.ndarray, rows: Catalogue, backend: str | None = None) -> int:
-    """Exact number of lay-downs; CountOverflowError if a compiled counter overflows."""
+def _python_size(hand) -> None:
+    cards = int(np.asarray(hand).sum())
+    if cards > PYTHON_MAX_CARDS:
+        raise KernelInputError(
+            f"the python backend takes hands of up to {PYTHON_MAX_CARDS} cards (it is the "
+            f"exponential reference), got {cards}: use numba or cython")
+
+
+def count(hand: np.ndarray, rows: Catalogue, backend: str | None = None,
+          budget: int = COUNT_BUDGET) -> int:
+    """Exact number of lay-downs; CountBudgetError past ``budget`` memo entries,
+    CountOverflowError if a compiled counter overflows."""
     name = resolve_backend(backend)
     _check_rows(hand, rows)
     if name == "python":
+        _python_size(hand)
         return partition_ref.count_laydowns(hand, rows.reference_rows())
-    total, overflow = _module(name).count(np.ascontiguousarray(hand, dtype=np.int64), rows.counts)
+    total, overflow, exhausted = _module(name).count(
+        np.ascontiguousarray(hand, dtype=np.int64), rows.counts, budget)
+    if exhausted:
+        raise CountBudgetError(
+            f"counting the lay-downs of this {int(np.asarray(hand).sum())}-card hand needs more "
+            f"than {budget} memo entries (minutes of work); the count is astronomically large")
     if overflow:
         raise CountOverflowError(
             f"the lay-down count exceeds int64 in the {name} backend; "
@@ -199,6 +220,7 @@ def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = Non
     if max_left.shape != (KIND_COUNT,) or (max_left < 0).any():
         raise KernelInputError("max_left must be 53 counts of 0 or more")
     if name == "python":
+        _python_size(hand)
         points, indices = partition_ref.best_laydown(hand, rows.reference_rows(), keep,
                                                      list(groups), list(max_left))
         return Best(points, indices, True)

@@ -26,7 +26,14 @@ from numba import njit
 
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
-from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET, STATE_BUDGET
+from kernels.params import (
+    COUNT_BUDGET,
+    NEG_INF,
+    SHAPE_RUN,
+    SHAPE_SET,
+    SHAPE_WILD_SET,
+    STATE_BUDGET,
+)
 from kernels.params import (
     KEY_BODY_BITS,
     KEY_BODY_SHIFT,
@@ -725,7 +732,7 @@ def _memo_new(bits, budget=INT64_MAX):
 
     ``meta`` is [entries, mask, budget, exhausted]: a best() search enters no new
     sub-problem once ``entries`` reaches ``budget`` and then sets ``exhausted``
-    (:func:`_out_of_budget`); counting leaves the budget unlimited.
+    (:func:`_out_of_budget`); count() stops so too, and refuses the number.
 
     Row ``[key, key2, value]``, so that a probe reads one cache line. The
     first key word is >= 0 (memo keys are), so -1 marks a free slot; the
@@ -2029,27 +2036,29 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
 
 
 @njit(cache=True)
-def count(hand, meld_counts):
-    """(number of lay-downs, overflow flag)."""
+def count(hand, meld_counts, budget=COUNT_BUDGET):
+    """(number of lay-downs, overflow flag, exhausted flag). Past ``budget`` memo entries
+    the search stops (a sub-problem not yet solved is not searched) and ``exhausted`` is
+    set: the number is then meaningless and the caller refuses it."""
     meld_total = meld_counts.shape[0]
     kinds, slots, owner, guards, state = _pack(
         hand, meld_counts, np.zeros(meld_total, dtype=np.int64), hand, MODE_COUNT)
     if kinds.shape[1] > 0:
-        memo, meta = _packed_memo(hand.sum())
+        memo, meta = _packed_memo(hand.sum(), budget)
         overflow = np.zeros(1, dtype=np.int64)
-        total, _ = _packed_solve(state, np.int64(0), np.int64(0), MODE_COUNT, kinds, slots, owner,
-                                 guards, memo, meta, overflow)
-        return total, overflow[0]
-    memo, memo_meta = _memo_new(MEMO_BITS)
+        total, _ = _packed_solve(state, np.int64(0), np.int64(0), MODE_COUNT, kinds, slots,
+                                 owner, guards, memo, meta, overflow)
+        return total, overflow[0], meta[3] != 0
+    memo, memo_meta = _memo_new(MEMO_BITS, budget)
     overflow = np.zeros(1, dtype=np.int64)
     points = np.zeros(meld_total, dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
     meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
-    total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points, hand, prepared,
-                      shares, meld_shares, memo, memo_meta, overflow)
-    return total, overflow[0]
+    total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points,
+                      hand, prepared, shares, meld_shares, memo, memo_meta, overflow)
+    return total, overflow[0], memo_meta[3] != 0
 
 
 @njit(cache=True)

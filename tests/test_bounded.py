@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 from kernels import partition
 from kernels.params import NEG_INF
+from solver.cards import Hand
+from solver.rules import get_rules
+from solver.values import rule_params
 from solver.engine.players import GreedyPlayer
 from solver.extensions import build_candidates
 from solver.instances import PILE_TEAM_MELDS, pile_position, random_instance
@@ -133,3 +136,24 @@ def test_cli_kernel_on_a_huge_instance_says_it_is_not_proven(capsys):
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     assert "not proven optimal: the kernel's search budget" in out
+
+
+def test_a_count_past_its_budget_is_refused_in_seconds_not_minutes():
+    """A 45-card hand of runs has astronomically many lay-downs: counting them took minutes
+    and gigabytes; the compiled counters stop at their budget and say so, the reference
+    refuses a hand that large, and a smaller hand still counts exactly."""
+    from kernels.errors import CountBudgetError, KernelInputError
+    from kernels.params import PYTHON_MAX_CARDS
+
+    runs = ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH "
+            "JK JK AD 2D 3D 4D")
+    params = rule_params(get_rules("classic"), None)
+    hand = np.array(Hand.parse(runs).counts, dtype=np.int64)
+    rows = partition.catalogue(hand, params, "cython")
+    exact = partition.count(hand, rows, "cython")
+    assert exact == 296063207656 == partition.count(hand, rows, "numba")
+    for backend in ("cython", "numba"):
+        with pytest.raises(CountBudgetError, match="32-card hand needs more than 4096"):
+            partition.count(hand, rows, backend, budget=4096)
+    with pytest.raises(KernelInputError, match=f"up to {PYTHON_MAX_CARDS} cards"):
+        partition.count(hand, rows, "python")

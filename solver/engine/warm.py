@@ -76,7 +76,7 @@ def _compile(part: str) -> None:
         hand[[2, 3, 4, 15]] = 1
         keys, rows, shapes, homes, _, points = partition_numba.catalogue(
             hand, params.scalars(), params.values, params.run_bonus, params.set_bonus)
-        partition_numba.count(hand.copy(), rows)
+        partition_numba.count(hand.copy(), rows, np.int64(1 << 20))
         partition_numba.best(hand.copy(), rows, points, 1, np.full(len(keys), -1), hand.copy())
         partition_numba.additions(hand, rows[:1], shapes[:1], homes[:1], points[:1],
                                   params.scalars(), params.values, params.run_bonus,
