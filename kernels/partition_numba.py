@@ -536,10 +536,11 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             extra += hand[kind] * mask[kind]
         if extra == 0:
             continue          # no card of the hand can join this meld
-        if scalars[1] == 1 and scalars[2] == 0 and _holds_foreign_wild(base, shapes[index],
-                                                                        homes[index], scalars[0]):
+        if (scalars[1] == 1 and scalars[2] == 0 and shapes[index] != SHAPE_WILD_SET
+                and _holds_foreign_wild(base, shapes[index], homes[index], scalars[0])):
             # one wild per meld and this one holds a wild that never turns natural: only a
-            # natural card of the hand could join (and move the wild)
+            # natural card of the hand could join (and move the wild); a set of wilds only
+            # (venezuelan) takes wilds
             naturals = 0
             for kind in range(KIND_COUNT):
                 if mask[kind] and hand[kind] > 0 and not _always_wild(

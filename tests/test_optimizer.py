@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kernels.partition import BACKENDS
+from solver.cards import Hand
 from solver.errors import (
     BiribaError,
     IllegalMeldError,
@@ -225,7 +226,7 @@ def test_every_backend_gives_the_kernel_path_the_same_optimum(backend):
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), size=st.integers(1, 24), melds=st.integers(0, 8),
-       preset=st.sampled_from(["classic", "greek", "barimba", "partnership"]))
+       preset=st.sampled_from(["classic", "greek", "barimba", "partnership", "venezuelan"]))
 def test_compiled_table_additions_match_the_reference(seed, size, melds, preset):
     """RULES.md §2 "Extending": every backend offers the same additions, in the same order."""
     instance = random_instance(seed, hand_size=size, table_melds=melds, rules=preset)
@@ -234,6 +235,18 @@ def test_compiled_table_additions_match_the_reference(seed, size, melds, preset)
         found = table_additions(instance, backend)
         for want, got in zip(expected, found):
             assert got.dtype == np.int64
+            np.testing.assert_array_equal(got, want)
+
+
+def test_a_wild_card_set_on_the_table_takes_wilds_in_every_backend():
+    """RULES.md §3 (venezuelan): a set of wilds only grows with wilds; the numba kernel once
+    refused it, as if its wilds were foreign wilds of a one-wild meld."""
+    instance = Instance.build(Hand.parse("JK 2S 9C KD"), table=[Hand.parse("JK 2C 2D")],
+                              rules="venezuelan", opened=True)
+    expected = table_additions(instance, "python")
+    assert len(expected[0]) == 3          # +JK, +2S, +JK 2S
+    for backend in ("numba", "cython"):
+        for want, got in zip(expected, table_additions(instance, backend)):
             np.testing.assert_array_equal(got, want)
 
 
