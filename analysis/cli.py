@@ -182,8 +182,7 @@ def _cmd_rules(args):
             _print_json({name: rules.to_dict() for name, rules in PRESETS.items()})
         else:
             for name, rules in PRESETS.items():
-                status = "" if rules.engine_supported else "  (meld rules only; engine: not yet)"
-                print(f"{name:<12} source {rules.source}{status}")
+                print(f"{name:<12} source {rules.source}")
         return 0
     rules = get_rules(args.preset, *args.option)
     data = rules.to_dict()

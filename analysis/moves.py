@@ -42,16 +42,19 @@ def describe(state) -> list[Move]:
         kind_of_action, target, _ = decode(action)
         group = _GROUP_OF[kind_of_action]
         points, mark = None, ""
-        if group in ("lay", "extend"):
+        if group in ("lay", "extend") or (kind_of_action == L.ACTION_PILE and target == 1):
             meld = _meld_of(action)
-            info = analyze_meld(meld, rules, state.trump)
-            if group == "lay":
-                points, mark = info.points, describe_biriba(info)
-            else:
+            if group == "extend":       # venezuelan: a table biriba laid whole keeps its extra
+                whole = bool(core.info_of(state.array, team, target)[L.INFO_AT_ONCE])
+                info = analyze_meld(meld, rules, state.trump, laid_at_once=whole)
                 points = info.points - table_points[target]
-                before = analyze_meld(table[target], rules, state.trump)
+                before = analyze_meld(table[target], rules, state.trump, laid_at_once=whole)
                 label = describe_biriba(info)
                 mark = label if label and label != describe_biriba(before) else ""
+            else:                       # a new meld (threes: the frozen pile's too)
+                info = analyze_meld(meld, rules, state.trump,
+                                    laid_at_once=kind_of_action == L.ACTION_LAY)
+                points, mark = info.points, describe_biriba(info)
         moves.append(Move(number, action, group, state.action_to_string(action), points, mark))
     return moves
 
@@ -115,6 +118,20 @@ def parse_move(state, text: str, moves: list[Move]) -> Move:
             return move
     word, _, rest = answer.partition(" ")
     word = word.lower()
+    frozen = [m for m in moves if decode(m.action)[0] == L.ACTION_PILE and decode(m.action)[1]]
+    if word == "pile" and (frozen or rest):       # threes: a frozen pile, taken with a meld
+        cards = rest.partition(" ")[2] if rest.lower().startswith("with") else rest
+        if not cards.strip():
+            raise Refusal("a black three lies in the pile: take it with 'pile with CARDS', "
+                          "a new clean meld of its top card and cards of your hand (threes)"
+                          if frozen else state._reason(core.encode(L.ACTION_PILE, 0, 0)))
+        wanted = Hand.parse(cards)
+        for move in frozen:
+            if _meld_of(move.action) == wanted:
+                return move
+        raise Refusal(f"{answer!r}: the pile can be taken only with "
+                      + (" or ".join(repr(m.text) for m in frozen) if frozen else
+                         "a new clean meld of its top card, and none is possible now"))
     if word == "lay" and rest:
         return _typed_lay(state, Hand.parse(rest), moves)
     if word == "extend" and rest:

@@ -122,13 +122,15 @@ def _pile_cards(state):
 
 def _round_summary(ended) -> None:
     _say(f"round over ({ended.end_reason}):")
+    reds = ended.game.rules.red_threes_out
     _say(f"  {'team':<12} {'melds':>6} {'bonuses':>8} {'closing':>8} {'in hand':>8} "
-         f"{'packet':>7} {'total':>7}")
+         f"{'packet':>7}" + (f" {'red 3s':>7}" if reds else "") + f" {'total':>7}")
     for row in round_breakdown(ended):
         seats = "seats " + "+".join(map(str, row.seats)) if len(row.seats) > 1 else \
             f"seat {row.seats[0]}"
         _say(f"  {seats:<12} {row.melds:>6} {row.bonuses:>8} {row.closing:>8} "
-             f"{row.hands:>8} {row.packet:>7} {row.total:>7}")
+             f"{row.hands:>8} {row.packet:>7}" + (f" {row.red_threes:>7}" if reds else "")
+             + f" {row.total:>7}")
 
 
 def _screen(state, seat: int, taken: list[str]) -> None:

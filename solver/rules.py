@@ -22,7 +22,6 @@ PILE_PICKUP_MODES = ("always", "restricted")
 TURNED_WILD_MODES = ("choose", "bury")
 BIRIBAKI_MODES = ("hand_emptied", "first_biriba")
 STOCK_EXHAUSTED_MODES = ("end_after_turn", "pile_only", "pile_while_possible")
-UNSUPPORTED_BY_ENGINE = ("threes", "venezuelan")
 
 # Bounds of the numeric fields (RULES.md is silent on most: these keep every number a
 # sensible size, far inside int64, so no rule number can overflow a kernel's table).
@@ -50,6 +49,7 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "biribaki_size": (0, MAX_DECK_CARDS),
     "biriba_before_biribaki_from": (0, MAX_SCORE),
     "close_min_biribas": (0, MAX_TABLE_MELDS),
+    "cut_error": (0, 10),
     "target_score": (1, MAX_SCORE),
     "target_score_small": (1, MAX_SCORE),
 }
@@ -169,6 +169,13 @@ class RuleSet:
     three_player_biribaki_sizes: tuple[int, int] = (18, 11)
     turn_up_card: bool = True      # barimba turns no card
     turned_wild: str = "choose"    # joker turned: "choose" trump or none; "bury" (001)
+    three_players_alone: bool = False           # venezuelan: 3 players, a biribaki each, no
+                                                # pair (000); else 18 + 11 and a pair (7.1)
+    cut_exact_bonus: int = 0                    # venezuelan: the dealer's exact cut (000)
+    cut_near_bonus: int = 0                     # venezuelan: a cut one card off
+    cut_error: int = 0                          # venezuelan: the cut misses by up to this many
+                                                # cards, uniformly (docs/rules.md D34)
+    dealer_bottom_wilds: bool = False           # venezuelan: wilds at the bottom to the dealer
 
     # §5 A turn --------------------------------------------------------------
     pile_pickup: str = "always"    # "restricted": partnership's condition (001)
@@ -178,8 +185,13 @@ class RuleSet:
     biribaki_when: str = "hand_emptied"         # or "first_biriba" (001)
     red_threes_out: bool = False                # threes variant
     black_threes_freeze: bool = False           # threes variant
-    red_three_bonus: int = 200                  # threes: each, as the team's best biriba
+    red_three_bonus: int = 0                    # threes: each red three when the team has a
+                                                # biriba; 0: the bonus of its best biriba (003)
     red_three_penalty: int = 100                # threes: each, with no biriba
+    extend_needs_own_meld: bool = False         # threes: a meld of one's own before extending
+                                                # a partner's (003)
+    wild_set_bars_wilds: bool = False           # venezuelan: an unfinished wild-card set bars
+                                                # wilds from the team's other melds (000)
 
     # §6 Vulnerability: ((score at or above, minimum first lay-down), ...) ascending
     vulnerability: tuple[tuple[int, int], ...] = ((1000, 75), (1500, 90))
@@ -190,6 +202,7 @@ class RuleSet:
     close_min_biribas: int = 1
     close_needs_clean_biriba: bool = False      # barimba
     close_needs_run_and_set: bool = False       # partnership
+    close_without_discard: bool = False         # venezuelan: going out by melding every card
     no_biribaki_penalty: int = 100
     untouched_biribaki_penalty: int = 100
     stock_exhausted: str = "end_after_turn"
@@ -263,7 +276,7 @@ class RuleSet:
     def packet_sizes(self, players: int) -> tuple[int, ...]:
         """Cards of each biribaki: one per team (per player with 2, and with ``individual``:
         001 "each player alone with their own biribaki"), 18 and 11 with 3."""
-        if players == 3:
+        if players == 3 and not self.three_players_alone:
             return tuple(self.three_player_biribaki_sizes)
         teams = players if (players == 2 or self.individual) else players // 2
         return (self.biribaki_size,) * teams
@@ -368,10 +381,6 @@ class RuleSet:
             key: list(value) if isinstance(value, tuple) else value for key, value in data.items()
         }
 
-    @property
-    def engine_supported(self) -> bool:
-        return self.name not in UNSUPPORTED_BY_ENGINE
-
 
 CLASSIC = RuleSet()
 
@@ -440,6 +449,7 @@ THREES = RuleSet(
     has_trump=False,
     red_threes_out=True,
     black_threes_freeze=True,
+    extend_needs_own_meld=True,
     vulnerability=((2005, 75), (3005, 95)),
     biriba_before_biribaki_from=3005,
     target_score=5005,
@@ -463,6 +473,13 @@ VENEZUELAN = RuleSet(
     wild_set_biriba=750,
     at_once_bonus_extra=100,
     at_once_wild_bonus_extra=250,
+    three_players_alone=True,
+    cut_exact_bonus=100,
+    cut_near_bonus=50,
+    cut_error=2,
+    dealer_bottom_wilds=True,
+    wild_set_bars_wilds=True,
+    close_without_discard=True,
     full_run_bonus=False,
     has_trump=False,
     vulnerability=(),

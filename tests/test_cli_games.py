@@ -35,10 +35,14 @@ def test_simulate_readable_table_with_progress(capsys):
     assert "6/6 games" in err
 
 
-def test_simulate_refuses_a_preset_the_engine_lacks(capsys):
-    code, out, err = run(capsys, "simulate", "--rules", "threes", "--games", "2")
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "red threes" in err
+@pytest.mark.parametrize("preset", ["classic", "cyprus", "partnership", "greek", "barimba",
+                                    "threes", "venezuelan"])
+def test_simulate_plays_every_preset(capsys, preset):
+    """RULES.md §8: every preset is playable (no preset is left to the meld rules only)."""
+    code, out, err = run(capsys, "simulate", "--rules", preset, "--games", "3", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == 3 and sum(data["wins"]) + data.get("ties", 0) == 3
 
 
 def test_play_in_the_terminal_then_replay(capsys, monkeypatch, tmp_path):

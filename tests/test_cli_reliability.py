@@ -176,14 +176,19 @@ def test_a_long_move_list_is_grouped_and_filtered():
     assert len(moves.listing(listed, "lay")) > 60
 
 
-def test_7_round_breakdown_adds_up_to_the_round_scores():
-    for seed in range(3):
-        state = Game(4).new_initial_state(seed)
+@pytest.mark.parametrize("preset", ["classic", "threes"])
+def test_7_round_breakdown_adds_up_to_the_round_scores(preset):
+    reds = 0
+    for seed in range(4):
+        state = Game(4, preset).new_initial_state(seed)
         play_out(state, [GreedyPlayer() for _ in range(4)])
         rows = round_breakdown(state)
         assert [row.total for row in rows] == state.round_scores()
         for row in rows:
-            assert row.total == row.melds + row.bonuses + row.closing + row.hands + row.packet
+            assert row.total == (row.melds + row.bonuses + row.closing + row.hands
+                                 + row.packet + row.red_threes)
+            reds += abs(row.red_threes)
+    assert (reds > 0) == (preset == "threes")
 
 
 def test_the_round_summary_is_printed_at_the_end_of_a_round(capsys, monkeypatch):

@@ -21,7 +21,7 @@ from solver.engine.playout import play_many, playout
 from solver.engine.policies import GREEDY, RANDOM
 from solver.errors import RecordError
 
-PRESETS = ("classic", "cyprus", "partnership", "greek", "barimba")
+PRESETS = ("classic", "cyprus", "partnership", "greek", "barimba", "threes", "venezuelan")
 PLAIN_PYTHON = os.environ.get("NUMBA_DISABLE_JIT") == "1"
 ROUNDS = int(os.environ.get("BIRIBA_TEST_ROUNDS", "8" if PLAIN_PYTHON else "1000"))
 SAMPLE = 2 if PLAIN_PYTHON else 6
@@ -126,8 +126,10 @@ def _midgame(seed=3, players=4, preset="classic", actions=60):
     return state
 
 
-def test_resampled_states_keep_what_the_player_sees():
-    state = _midgame()
+@pytest.mark.parametrize("preset", ["classic", "threes", "venezuelan"])
+def test_resampled_states_keep_what_the_player_sees(preset):
+    """threes: a resampled hand holds no red three (they are out of play, D30)."""
+    state = _midgame(preset=preset)
     seat = state.current_player()
     key = state.information_state_key(seat)
     seen = set()

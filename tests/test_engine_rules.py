@@ -8,7 +8,6 @@ from solver.engine import invariants
 from solver.engine import layout as L
 from solver.engine.api import Game
 from solver.engine.positions import position
-from solver.engine.rules import EngineUnsupportedError
 from solver.errors import IllegalMoveError
 
 
@@ -380,15 +379,6 @@ def test_7_a_match_runs_until_a_team_reaches_the_target():
     winner = int(state.array[L.WINNER])
     assert scores[winner] >= 3000 and scores[winner] == max(scores)
     assert state.round_index >= 1
-
-
-# --- presets the engine does not play yet ------------------------------------------------------
-
-
-@pytest.mark.parametrize("preset, needle", [("threes", "red threes"), ("venezuelan", "wild-card")])
-def test_missing_presets_say_which_rule_is_missing(preset, needle):
-    with pytest.raises(EngineUnsupportedError, match=needle):
-        Game(4, preset)
 
 
 def test_illegal_actions_are_refused_with_the_reason():

@@ -318,7 +318,6 @@ def _set_rule(key, value):
     (_set_rule("hand_size", -3), "the record's rules are not valid: .*hand_size"),
     (_set_rule("max_wilds_per_meld", None), "the record.s rules are not valid"),
     (_set_rule("set_excluded_ranks", ["Z"]), "the record's rules are not valid: .*'Z'"),
-    (_set("rules", PRESETS["threes"].to_dict()), "the record's game cannot be played: .*threes"),
     (_set_rule("hand_size", 60), "the record's game cannot be played: .*hand"),
 ])
 def test_bad_rules_are_refused(change, needle):
@@ -334,6 +333,25 @@ def test_rules_may_differ_from_their_preset():
     record = json.loads(json.dumps(records.to_record(state)))
     assert record["rules"]["close_min_biribas"] == 2 and record["rules"]["name"] == "classic"
     assert records.from_record(record).history == state.history
+
+
+def test_a_record_written_before_the_threes_and_venezuelan_fields_still_loads():
+    """Rule fields added later (records.ADDED_RULE_FIELDS) take their defaults when a record
+    lacks them, as the games of that record were played by them."""
+    record = _record()
+    for name in records.ADDED_RULE_FIELDS:
+        del record["rules"][name]
+    assert records.from_record(record).history == _state().history
+    record["rules"]["red_threes_out"] = "yes"
+    _refused(record, "red_threes_out")
+
+
+@pytest.mark.parametrize("preset, players", [("threes", 4), ("venezuelan", 3)])
+def test_threes_and_venezuelan_records_replay(preset, players):
+    state = play(Game(players, preset).new_initial_state(4), [GreedyPlayer()] * players)
+    record = json.loads(json.dumps(records.to_record(state)))
+    again = records.from_record(record)
+    assert np.array_equal(again.array, state.array)
 
 
 # --- writing -----------------------------------------------------------------------------

@@ -187,6 +187,23 @@ class State:
         return [int(core.info_of(self.array, team, m)[L.INFO_POINTS])
                 for m in range(int(self.array[L.MELD_N + team]))]
 
+    @property
+    def dealer_seat(self) -> int:
+        """This round's dealer."""
+        return int(self.array[L.DEALER])
+
+    @property
+    def cut(self) -> int:
+        """venezuelan: cards the dealer's cut missed by this round (0: exact)."""
+        return int(self.array[L.CUT])
+
+    def red_threes(self, team: int) -> Hand:
+        """threes (003): the red threes the team has laid face up this round."""
+        counts = [0] * L.KINDS
+        for i, kind in enumerate(L.RED_THREE_KINDS):
+            counts[kind] = int(self.array[L.RED_THREES + 2 * team + i])
+        return Hand._trusted(tuple(counts))
+
     def pile(self) -> list[int]:
         return self.array[L.PILE:L.PILE + int(self.array[L.PILE_N])].tolist()
 
@@ -226,6 +243,10 @@ class State:
         if kind_of_action == L.ACTION_DRAW:
             return "draw"
         if kind_of_action == L.ACTION_PILE:
+            if target == 1:                  # threes: a frozen pile, taken with a new meld
+                counts = np.empty(L.KINDS, dtype=np.int64)
+                core.key_counts(key, counts)
+                return f"pile with {Hand._trusted(tuple(counts.tolist()))}"
             return "pile"
         if kind_of_action == L.ACTION_REDRAW:
             return "redraw"
@@ -267,7 +288,7 @@ class State:
         if kind_of_action == L.ACTION_DRAW:
             return "the stock is empty"
         if kind_of_action == L.ACTION_PILE:
-            return "the discard pile may not be taken now (rules §5.1)"
+            return self._pile_reason(text)
         hand = self.hand(seat)
         must = int(self.array[L.MUST])
         if kind_of_action == L.ACTION_DISCARD:
@@ -284,6 +305,20 @@ class State:
             return (f"{text}: this discard would break the vulnerability minimum or leave the "
                     "hand empty without closing (rules §6, §7)")
         return self._meld_reason(text, kind_of_action, target, key, seat, hand, must)
+
+    def _pile_reason(self, text) -> str:
+        pile = self.pile()
+        if not pile:
+            return f"{text}: the discard pile is empty"
+        rules = self.game.rules
+        if rules.black_threes_freeze and pile[-1] in L.BLACK_THREE_KINDS:
+            return (f"{text}: a black three ({format_kind(pile[-1])}) was just discarded: "
+                    "the next player may not take the pile (threes, docs/rules.md D31)")
+        if rules.black_threes_freeze and set(pile[:-1]) & set(L.BLACK_THREE_KINDS):
+            return (f"{text}: a black three lies in the pile: it goes only with a new clean "
+                    f"meld of its top card {format_kind(pile[-1])} and cards of the hand, and "
+                    "none is possible now (threes, docs/rules.md D31)")
+        return f"{text}: the discard pile may not be taken now (rules §5.1)"
 
     def _meld_reason(self, text, kind_of_action, target, key, seat, hand, must) -> str:
         """Why a lay or an extension is refused: the table meld, the cards, the meld, then
@@ -378,6 +413,18 @@ class State:
         array = self.array.copy()
         cards = np.repeat(np.arange(L.KINDS), self.unseen(seat))
         rng.shuffle(cards)
+        if self.game.rules.red_threes_out:
+            # threes: a red three is never in a hand; the hands take the first unseen cards
+            # that are not, the packets and the stock the rest, shuffled again
+            hidden = sum(int(array[L.HANDS + o * L.KINDS:L.HANDS + (o + 1) * L.KINDS].sum()
+                             - array[L.KNOWN + o * L.KINDS:L.KNOWN + (o + 1) * L.KINDS].sum())
+                         for o in range(self.game.players) if o != seat)
+            red = np.isin(cards, L.RED_THREE_KINDS)
+            plain = np.flatnonzero(~red)
+            first = cards[plain[:hidden]]
+            rest = np.concatenate([cards[plain[hidden:]], cards[red]])
+            rng.shuffle(rest)
+            cards = np.concatenate([first, rest])
         position = 0
         for other in range(self.game.players):
             if other == seat:

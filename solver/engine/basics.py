@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from kernels.encoding import RANK_COUNT
-from kernels.params import NEG_INF, SHAPE_RUN
+from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_WILD_SET
 from kernels.partition_numba import catalogue, key_counts, meld_key  # noqa: F401
 from solver.engine import layout as L
 
@@ -82,8 +82,40 @@ def team_melds(S, team):
         info = info_of(S, team, m)
         shapes[m] = info[L.INFO_SHAPE]
         homes[m] = info[L.INFO_HOME]
-        points[m] = info[L.INFO_POINTS]
+        points[m] = info[L.INFO_POINTS] - info[L.INFO_AT_ONCE]   # as the kernels score it
     return counts, shapes, homes, points
+
+
+@njit(cache=True)
+def at_once_extra(R, shape, size):
+    """venezuelan (000): the extra bonus of a biriba laid whole from the hand in one move."""
+    if size < R[L.R_BIRIBA_SIZE]:
+        return 0
+    return R[L.R_AT_ONCE_WILD] if shape == SHAPE_WILD_SET else R[L.R_AT_ONCE]
+
+
+@njit(cache=True)
+def wild_bar(S, R, team):
+    """venezuelan (000): the team's unfinished wild-card set (below biriba size), or -1;
+    while there is one, no other meld of the team takes a wild."""
+    if not R[L.R_WILD_BAR]:
+        return -1
+    for m in range(S[L.MELD_N + team]):
+        info = info_of(S, team, m)
+        if info[L.INFO_SHAPE] == SHAPE_WILD_SET and info[L.INFO_SIZE] < R[L.R_BIRIBA_SIZE]:
+            return m
+    return -1
+
+
+@njit(cache=True)
+def holds_wild(R, counts):
+    if counts[L.JOKER] > 0:
+        return True
+    if R[L.R_WILD_TWOS]:
+        for suit in range(4):
+            if counts[suit * RANK_COUNT + 1] > 0:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -106,6 +138,43 @@ def identify(counts, sc, vals, run_bonus, setb):
 @njit(cache=True)
 def is_wild(R, kind):
     return kind == L.JOKER or (R[L.R_WILD_TWOS] != 0 and kind % RANK_COUNT == 1)
+
+
+@njit(cache=True)
+def is_red_three(R, kind):
+    return R[L.R_RED_THREES] != 0 and (kind == L.RED_THREE_KINDS[0] or kind == L.RED_THREE_KINDS[1])
+
+
+@njit(cache=True)
+def is_black_three(R, kind):
+    return R[L.R_BLACK_FREEZE] != 0 and (kind == L.BLACK_THREE_KINDS[0]
+                                        or kind == L.BLACK_THREE_KINDS[1])
+
+
+@njit(cache=True)
+def red_threes_of(S, team):
+    return S[L.RED_THREES + 2 * team] + S[L.RED_THREES + 2 * team + 1]
+
+
+@njit(cache=True)
+def set_aside_red_threes(S, seat, replace):
+    """threes (003): the red threes of ``seat``'s hand go face up to its team's; with
+    ``replace`` a card is drawn from the stock for each (again while it is a red three)."""
+    team = S[L.TEAM_OF + seat]
+    while True:
+        moved = 0
+        for i in range(2):
+            where = L.HANDS + seat * L.KINDS + L.RED_THREE_KINDS[i]
+            moved += S[where]
+            S[L.RED_THREES + 2 * team + i] += S[where]
+            S[where] = 0
+        if not replace or moved == 0:
+            return
+        for _ in range(moved):
+            if S[L.STOCK_N] == 0:
+                return
+            S[L.STOCK_N] -= 1
+            S[L.HANDS + seat * L.KINDS + S[L.STOCK + S[L.STOCK_N]]] += 1
 
 
 @njit(cache=True)
@@ -152,10 +221,23 @@ def close_ready(S, R, team, biribas, clean, runs, sets):
 
 @njit(cache=True)
 def packet_for(S, R, team):
-    """The packet the team would take now, or -1 (RULES.md §5.4, 7.1)."""
+    """The packet the team would take now, or -1 (RULES.md §5.4, 7.1, and threes' §6)."""
+    biribas = team_stats(S, R, team)[0] if S[L.NEEDS_BIRIBA + team] else 0
+    return packet_after(S, R, team, biribas)
+
+
+@njit(cache=True)
+def packet_after(S, R, team, biribas):
+    """The packet the team would take with ``biribas`` biribas on the table, or -1.
+
+    threes (RULES.md §6): from the match score ``R_BIRIBA_BEFORE`` on, a team takes its
+    packet only once it has a biriba.
+    """
     if S[L.PACKET_TAKEN + team]:
         return -1
-    if R[L.R_PLAYERS] == 3:
+    if S[L.NEEDS_BIRIBA + team] and biribas == 0:
+        return -1
+    if R[L.R_PLAYERS] == 3 and not R[L.R_THREE_ALONE]:
         for p in range(2):
             if S[L.PACKET_USED + p] == 0:
                 return p

@@ -61,6 +61,9 @@ def check_state(S, R, sc, vals, runb, setb, seen):
         where[S[L.STOCK + i]] += 1
     for i in range(S[L.PILE_N]):
         where[S[L.PILE + i]] += 1
+    for team in range(L.MAX_TEAMS):
+        for i in range(2):
+            where[L.RED_THREE_KINDS[i]] += S[L.RED_THREES + 2 * team + i]
     trump = S[L.TRUMP]
     run_bonus = runb[trump if trump >= 0 else 4]
     for team in range(L.MAX_TEAMS):
@@ -82,7 +85,7 @@ def check_state(S, R, sc, vals, runb, setb, seen):
             shape, home, clean, points = identify(meld.copy(), sc, vals, run_bonus, setb)
             if shape < 0:
                 return ILLEGAL_MELD
-            if (info[L.INFO_POINTS] != points or info[L.INFO_SIZE] != size
+            if (info[L.INFO_POINTS] != points + info[L.INFO_AT_ONCE] or info[L.INFO_SIZE] != size
                     or info[L.INFO_SHAPE] != shape):
                 return STALE_MELD
     for kind in range(L.KINDS):

@@ -32,8 +32,10 @@ from solver.engine.basics import (  # noqa: F401
     key_counts,
     meld_of,
     minimum_for,
+    packet_after,
     packet_for,
     pile_counts,
+    red_threes_of,
     reset_turn,
     rng_below,
     seed_rng,
@@ -60,11 +62,15 @@ from solver.engine.melding import (  # noqa: F401
 )
 from solver.engine.pile import (  # noqa: F401
     draw,
+    frozen,
+    pile_actions,
     take_pile,
     take_pile_ok,
 )
 from solver.engine.ending import (  # noqa: F401
+    best_biriba_bonus,
     end_round,
+    red_three_points,
     end_turn,
 )
 from solver.engine.turn import (  # noqa: F401

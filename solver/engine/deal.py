@@ -12,10 +12,12 @@ from solver.engine.basics import (
     LCG_ADD,
     LCG_MASK,
     LCG_MUL,
+    is_red_three,
     is_wild,
     minimum_for,
     reset_turn,
     seed_rng,
+    set_aside_red_threes,
 )
 
 
@@ -23,6 +25,44 @@ from solver.engine.basics import (
 def _deal_next(S):
     S[L.RNG] = (int(S[L.RNG]) * LCG_MUL + LCG_ADD) & LCG_MASK
     return S[L.RNG] >> 17
+
+
+@njit(cache=True)
+def _cut(S, R, dealer):
+    """venezuelan (000): the dealer cuts for the hands and the turned card, aiming at the
+    exact count, and misses by up to ``R_CUT_ERROR`` cards, uniformly (docs/rules.md D34):
+    100 for an exact cut, 50 for one card off, to the dealer's team."""
+    error = R[L.R_CUT_ERROR]
+    off = ((_deal_next(S) * (2 * error + 1)) >> 31) - error
+    S[L.CUT] = off
+    team = S[L.TEAM_OF + dealer]
+    if off == 0:
+        S[L.CUT_BONUS + team] = R[L.R_CUT_EXACT]
+    elif off == 1 or off == -1:
+        S[L.CUT_BONUS + team] = R[L.R_CUT_NEAR]
+
+
+@njit(cache=True)
+def _bottom_wilds(S, R, deck, total, dealer):
+    """venezuelan (000): the dealer looks at the bottom three cards of the deck and takes
+    every wild among them, until the bottom three hold none; they count towards the dealer's
+    hand. Returns the deck's new size and the wilds taken. (The bottom is the deck's end.)"""
+    kept = np.empty(3, dtype=np.int64)
+    seen = 0
+    taken = 0
+    j = total - 1
+    while j >= 0 and seen < 3:
+        card = deck[j]
+        if is_wild(R, card):
+            S[L.HANDS + dealer * L.KINDS + card] += 1
+            taken += 1
+        else:
+            kept[seen] = card
+            seen += 1
+        j -= 1
+    for i in range(seen):           # the cards looked at go back to the bottom, in order
+        deck[j + 1 + i] = kept[seen - 1 - i]
+    return j + 1 + seen, taken
 
 
 @njit(cache=True)
@@ -42,6 +82,7 @@ def deal_round(S, R):
     S[L.SOLO] = -1
     S[L.STOCK_OUT_BY] = -1
     S[L.END_REASON] = L.NOT_OVER
+    S[L.CUT] = 0
     for seat in range(players):
         S[L.TEAM_OF + seat] = seat % teams
     for team in range(teams):
@@ -60,19 +101,27 @@ def deal_round(S, R):
     for i in range(total - 1, 0, -1):       # Fisher-Yates
         j = (_deal_next(S) * (i + 1)) >> 31
         deck[i], deck[j] = deck[j], deck[i]
+    dealer = S[L.DEALER]
+    if R[L.R_CUT_ERROR] > 0 or R[L.R_CUT_EXACT] > 0:
+        _cut(S, R, dealer)
+    dealt = 0
+    if R[L.R_DEALER_WILDS]:
+        total, dealt = _bottom_wilds(S, R, deck, total, dealer)
     position = 0
-    start = (S[L.DEALER] + 1) % players
+    start = (dealer + 1) % players
     S[L.CURRENT] = start
     for i in range(players):
         seat = (start + i) % players
-        for _ in range(R[L.R_HAND_SIZE]):
+        size = R[L.R_HAND_SIZE] - (dealt if seat == dealer else 0)
+        for _ in range(max(size, 0)):
             S[L.HANDS + seat * L.KINDS + deck[position]] += 1
             position += 1
-    packets = 2 if players == 3 else teams      # 3 players: the 18- and the 11-card packet
+    # 3 players: the 18- and the 11-card packet (venezuelan: one each)
+    packets = 2 if players == 3 and not R[L.R_THREE_ALONE] else teams
     S[L.PACKET_N] = packets
     for p in range(packets):
         size = R[L.R_PACKET_SIZE]
-        if players == 3 and p == 0:
+        if players == 3 and p == 0 and not R[L.R_THREE_ALONE]:
             size = R[L.R_PACKET_BIG]
         S[L.PACKET_SIZE + p] = size
         for _ in range(size):
@@ -84,8 +133,8 @@ def deal_round(S, R):
         while position < total:
             card = deck[position]
             position += 1
-            if R[L.R_BURY] and is_wild(R, card):
-                buried[buried_n] = card       # RULES.md §4: buried in the stock
+            if (R[L.R_BURY] and is_wild(R, card)) or is_red_three(R, card):
+                buried[buried_n] = card       # RULES.md §4, D30: into the stock
                 buried_n += 1
                 continue
             S[L.PILE] = card
@@ -104,6 +153,11 @@ def deal_round(S, R):
         S[L.STOCK + n] = deck[i]
         n += 1
     S[L.STOCK_N] = n
+    for team in range(teams):
+        S[L.NEEDS_BIRIBA + team] = int(0 <= R[L.R_BIRIBA_BEFORE] <= S[L.MATCH + team])
+    if R[L.R_RED_THREES]:
+        for i in range(players):     # threes (003): face up at once, a card drawn for each
+            set_aside_red_threes(S, (start + i) % players, True)
 
 
 @njit(cache=True)

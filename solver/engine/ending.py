@@ -6,10 +6,43 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 from numba import njit
 
 from solver.engine import layout as L
-from solver.engine.basics import hand_of, info_of, reset_turn
+from solver.engine.basics import hand_of, info_of, meld_of, red_threes_of, reset_turn
 from solver.engine.deal import deal_round
 from solver.engine.melding import take_packet
 from solver.engine.pile import take_pile_ok
+
+
+@njit(cache=True)
+def best_biriba_bonus(S, R, vals, team):
+    """The largest bonus of the team's table biribas (points less card values), or -1."""
+    best = -1
+    for m in range(S[L.MELD_N + team]):
+        info = info_of(S, team, m)
+        if info[L.INFO_SIZE] < R[L.R_BIRIBA_SIZE]:
+            continue
+        meld = meld_of(S, team, m)
+        cards = 0
+        for kind in range(L.KINDS):
+            cards += meld[kind] * vals[kind]
+        best = max(best, info[L.INFO_POINTS] - cards)
+    return best
+
+
+@njit(cache=True)
+def red_three_points(S, R, vals, team):
+    """threes (003): each red three counts as the team's best biriba and its card value;
+    without a biriba, minus the penalty each (docs/rules.md D32)."""
+    count = red_threes_of(S, team)
+    if count == 0:
+        return 0
+    best = best_biriba_bonus(S, R, vals, team)
+    if best < 0:
+        return -count * R[L.R_RED_PENALTY]
+    each = R[L.R_RED_BONUS] if R[L.R_RED_BONUS] > 0 else best
+    cards = 0
+    for i in range(2):
+        cards += S[L.RED_THREES + 2 * team + i] * vals[L.RED_THREE_KINDS[i]]
+    return count * each + cards
 
 
 @njit(cache=True)
@@ -43,7 +76,8 @@ def end_round(S, R, vals, reason):
                     total -= hand[kind] * vals[kind]
         if S[L.PACKET_TAKEN + team] == 0:
             total -= R[L.R_NO_PACKET_PENALTY]
-        S[L.ROUND_SCORE + team] = total
+        S[L.ROUND_SCORE + team] = (total + red_three_points(S, R, vals, team)
+                                   + S[L.CUT_BONUS + team])
     if players == 3:
         for seat in range(3):
             team = S[L.TEAM_OF + seat]

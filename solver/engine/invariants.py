@@ -23,6 +23,8 @@ def card_locations(state) -> np.ndarray:
     for team in range(L.MAX_TEAMS):
         for m in range(int(array[L.MELD_N + team])):
             total += core.meld_of(array, team, m)
+        for i, kind in enumerate(L.RED_THREE_KINDS):
+            total[kind] += array[L.RED_THREES + 2 * team + i]
     return total
 
 
@@ -66,5 +68,19 @@ def recount(state) -> list[int]:
                 total -= int(np.dot(state.hand(seat).counts, values))
         if not array[L.PACKET_TAKEN + team]:
             total -= rules.no_biribaki_penalty
+        if (rules.cut_error or rules.cut_exact_bonus) and state.team_of(state.dealer_seat) == team:
+            off = abs(int(array[L.CUT]))          # venezuelan (000): the dealer's cut
+            total += {0: rules.cut_exact_bonus, 1: rules.cut_near_bonus}.get(off, 0)
+        reds = [int(array[L.RED_THREES + 2 * team + i]) for i in range(2)]
+        if sum(reds):           # threes (003): as the best biriba each, or a penalty each
+            bonuses = [points - int(np.dot(meld.counts, values))
+                       for meld, points in zip(state.table(team), state.meld_points(team))
+                       if len(meld) >= rules.biriba_size]
+            if bonuses:
+                each = rules.red_three_bonus or max(bonuses)
+                total += sum(count * (each + int(values[kind]))
+                             for count, kind in zip(reds, L.RED_THREE_KINDS))
+            else:
+                total -= sum(reds) * rules.red_three_penalty
         scores.append(total)
     return scores

@@ -18,12 +18,13 @@ MAX_TEAMS = 6           # partnership's individual option with 6 players
 MAX_CARDS = 162
 MAX_MELDS = 54          # per team: 162 cards / 3
 MAX_PACKETS = 6         # one per team
-INFO = 5                # per table meld: the five fields below
+INFO = 6                # per table meld: the six fields below
 INFO_SHAPE = 0          # the meld's shape (kernels.params SHAPE: run, set, wild set)
 INFO_HOME = 1           # its suit (a run) or rank (a set)
 INFO_CLEAN = 2          # 1 when it holds no wild card
 INFO_POINTS = 3         # card values + bonus, with the round's trump
 INFO_SIZE = 4           # cards in the meld
+INFO_AT_ONCE = 5        # venezuelan: the extra bonus of a biriba laid whole in one move (D35)
 
 # phases
 CHOOSE_TRUMP = 0
@@ -86,6 +87,8 @@ MATCH_MODE = 24         # 1: rounds go on until the target; 0: one round
 WINNER = 25             # match winner entity, or -1
 VALVE = 26              # times the no-legal-action safety valve opened (should stay 0)
 REDRAW_USED = 27
+CUT = 28                # venezuelan: cards the dealer's cut missed by (D34), or NO_CUT
+NO_CUT = 99             # CUT of a position set up by hand: no cut was made
 SCALARS = 32
 
 TEAM_OF = SCALARS                       # per seat: team this round
@@ -108,7 +111,11 @@ STOCK = PACKETS + MAX_PACKETS * KINDS
 PILE = STOCK + MAX_CARDS
 MELD_INFO = PILE + MAX_CARDS            # [team, meld, INFO]
 MELDS = MELD_INFO + MAX_TEAMS * MAX_MELDS * INFO   # [team, meld, 53]
-SIZE = MELDS + MAX_TEAMS * MAX_MELDS * KINDS
+RED_THREES = MELDS + MAX_TEAMS * MAX_MELDS * KINDS   # per team: [3H, 3D] laid face up (threes)
+OWN_MELD = RED_THREES + MAX_TEAMS * 2   # per seat: has laid a new meld this round (threes)
+NEEDS_BIRIBA = OWN_MELD + MAX_PLAYERS   # per team: needs a biriba before its packet (threes)
+CUT_BONUS = NEEDS_BIRIBA + MAX_TEAMS    # per team: the dealer's cut bonus (venezuelan)
+SIZE = CUT_BONUS + MAX_TEAMS
 
 # What a new round clears (deal_round), as [start, end) ranges of the offsets above: the
 # seats' teams, packet marks and pending packets (not their match entities); the hands
@@ -146,5 +153,25 @@ R_TARGET = 22
 R_BIRIBA_SIZE = 23
 R_WILD_TWOS = 24
 R_VULN_N = 25
-R_VULN = 26             # up to 4 pairs (threshold, minimum)
-R_SIZE = 34
+R_VULN = 26             # up to R_VULN_MAX pairs (threshold, minimum)
+R_VULN_MAX = 4
+R_RED_THREES = 34       # threes: red threes are laid face up and scored (003)
+R_BLACK_FREEZE = 35     # threes: black threes freeze the discard pile (003)
+R_OWN_MELD_FIRST = 36   # threes: a meld of one's own before extending a partner's (003)
+R_BIRIBA_BEFORE = 37    # threes: from this match score a biriba before the packet (-1: never)
+R_RED_BONUS = 38        # threes: each red three with a biriba (0: the best biriba's bonus)
+R_RED_PENALTY = 39      # threes: each red three without a biriba
+R_THREE_ALONE = 40      # venezuelan: 3 players each alone with a packet of their own
+R_CUT_EXACT = 41        # venezuelan: the dealer's bonus for an exact cut
+R_CUT_NEAR = 42         # ... for a cut one card off
+R_CUT_ERROR = 43        # ... the most cards a cut misses by (uniform; 0: no cut)
+R_DEALER_WILDS = 44     # venezuelan: the wilds at the bottom of the deck go to the dealer
+R_WILD_BAR = 45         # venezuelan: an unfinished wild set bars wilds from other melds
+R_CLOSE_NO_DISCARD = 46  # venezuelan: going out by melding the last card
+R_AT_ONCE = 47          # venezuelan: extra bonus of a biriba laid whole in one move
+R_AT_ONCE_WILD = 48     # ... of a wild-card biriba laid whole
+R_SIZE = 49
+
+# the red and the black threes (kernels.encoding: suit * 13 + rank index; S H D C)
+RED_THREE_KINDS = (1 * 13 + 2, 2 * 13 + 2)     # 3H, 3D
+BLACK_THREE_KINDS = (0 * 13 + 2, 3 * 13 + 2)   # 3S, 3C

@@ -16,19 +16,24 @@ from kernels.params import SHAPE_RUN
 from kernels.partition_numba import additions, best, catalogue, meld_key
 from solver.engine import layout as L
 from solver.engine.basics import (
+    at_once_extra,
     close_ready,
     encode,
     forget_known,
     hand_of,
+    holds_wild,
     identify,
     info_of,
     key_counts,
     meld_of,
+    packet_after,
     packet_for,
+    set_aside_red_threes,
     team_melds,
     team_stats,
     trump_bonus,
     vulnerable_minimum,
+    wild_bar,
 )
 from solver.engine.discard import discard_ok
 
@@ -106,17 +111,22 @@ def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clea
                 last = kind
                 if kind != banned:
                     other = True
+    packet = packet_after(S, R, team, biribas)    # threes: a biriba may open the packet
     if left == 0:
-        if first_biriba or packet_for(S, R, team) < 0:
+        if first_biriba:
+            return False
+        if packet < 0 and not (R[L.R_CLOSE_NO_DISCARD]                  # venezuelan: out
+                               and close_ready(S, R, team, biribas, clean, runs, sets)
+                               and S[L.TOOK_PILE] != L.TOOK_LAST_CARD_PILE):
             return False
     elif left == 1:
         if last == banned:
             return False
         pending = S[L.PENDING + seat] > 0 or (
-            first_biriba and grows_biriba and stats[0] == 0 and packet_for(S, R, team) >= 0)
+            first_biriba and grows_biriba and stats[0] == 0 and packet >= 0)
         if not ((close_ready(S, R, team, biribas, clean, runs, sets)
                  and S[L.TOOK_PILE] != L.TOOK_LAST_CARD_PILE)
-                or (not first_biriba and packet_for(S, R, team) >= 0)
+                or (not first_biriba and packet >= 0)
                 or (first_biriba and pending)):
             return False
     elif not other:
@@ -133,6 +143,8 @@ def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clea
 @njit(cache=True)
 def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i, vals, stats):
     """May ``seat`` lay catalogue meld ``i`` of its hand (``counts``/``points``: the catalogue)?"""
+    if holds_wild(R, counts[i]) and wild_bar(S, R, team) >= 0:
+        return False              # venezuelan (000): the wild-card set comes first
     size = counts[i].sum()
     biriba = size >= R[L.R_BIRIBA_SIZE]
     return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i], biriba,
@@ -144,6 +156,12 @@ def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i,
 def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, row, gain, m,
                 counts, points, stats):
     """(legal, action) of adding ``row`` to the team's table meld ``m``."""
+    if R[L.R_OWN_MELD_FIRST] and S[L.OWN_MELD + seat] == 0:
+        return False, 0           # threes (003): a meld of one's own before extending
+    if holds_wild(R, row):
+        bar = wild_bar(S, R, team)
+        if bar >= 0 and bar != m:
+            return False, 0       # venezuelan (000): the wild-card set comes first
     biriba = R[L.R_BIRIBA_SIZE]
     info = info_of(S, team, m)
     added = row.sum()
@@ -220,6 +238,11 @@ def _merge_three_player_teams(S, R, solo):
     if S[L.OPENED + second]:
         S[L.OPENED + first] = 1
     S[L.MINIMUM + first] = max(S[L.MINIMUM + first], S[L.MINIMUM + second])
+    S[L.NEEDS_BIRIBA + first] = max(S[L.NEEDS_BIRIBA + first], S[L.NEEDS_BIRIBA + second])
+    S[L.NEEDS_BIRIBA + second] = 0
+    for i in range(2):
+        S[L.RED_THREES + 2 * first + i] += S[L.RED_THREES + 2 * second + i]
+        S[L.RED_THREES + 2 * second + i] = 0
     S[L.TEAM_OF + second] = first
 
 
@@ -231,8 +254,10 @@ def take_packet(S, R, seat, packet):
     S[L.PACKET_USED + packet] = 1
     S[L.PACKET_TAKEN + team] = 1
     S[L.FRESH + seat] = 1
-    if R[L.R_PLAYERS] == 3 and S[L.SOLO] < 0:
+    if R[L.R_PLAYERS] == 3 and S[L.SOLO] < 0 and not R[L.R_THREE_ALONE]:
         _merge_three_player_teams(S, R, seat)
+    if R[L.R_RED_THREES]:
+        set_aside_red_threes(S, seat, False)   # threes: face up at once (docs/rules.md D30)
 
 
 @njit(cache=True)
@@ -254,6 +279,7 @@ def lay(S, R, sc, vals, runb, setb, seat, team, target, key, extend):
         old[:] = 0
         before = 0
         old_size = 0
+        S[L.OWN_MELD + seat] = 1
     size = 0
     for kind in range(L.KINDS):
         added = merged[kind] - old[kind]
@@ -264,6 +290,9 @@ def lay(S, R, sc, vals, runb, setb, seat, team, target, key, extend):
     old[:] = merged
     shape, home, clean, points = identify(merged, sc, vals, run_bonus, setb)
     info = info_of(S, team, m)
+    if not extend:                # venezuelan (000): a biriba laid whole in one move
+        info[L.INFO_AT_ONCE] = at_once_extra(R, shape, size)
+    points += info[L.INFO_AT_ONCE]
     info[L.INFO_SHAPE] = shape
     info[L.INFO_HOME] = home
     info[L.INFO_CLEAN] = clean

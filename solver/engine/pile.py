@@ -6,10 +6,21 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.params import SHAPE_RUN
 from kernels.partition_numba import additions, catalogue
 from solver.engine import layout as L
-from solver.engine.basics import hand_of, is_wild, team_melds, trump_bonus
-from solver.engine.melding import play_actions
+from solver.engine.basics import (
+    encode,
+    hand_of,
+    is_black_three,
+    is_red_three,
+    is_wild,
+    pile_counts,
+    team_melds,
+    team_stats,
+    trump_bonus,
+)
+from solver.engine.melding import lay, play_actions, play_ok
 
 
 @njit(cache=True)
@@ -38,11 +49,74 @@ def _pile_condition(S, R, sc, vals, runb, setb, seat, team):
 
 
 @njit(cache=True)
+def frozen(S, R):
+    """threes (003): a black three lies in the pile under its top card."""
+    if not R[L.R_BLACK_FREEZE]:
+        return False
+    for i in range(S[L.PILE_N] - 1):
+        if is_black_three(R, S[L.PILE + i]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def frozen_pickups(S, R, sc, vals, runb, setb, out, n):
+    """threes (003): append the ways to take a frozen pile: the top card alone makes a new
+    clean meld with cards of the hand (an own-suit 2 in place is natural, no wild), then the
+    rest of the pile is taken. Action: ``ACTION_PILE`` with target 1 and that meld's key.
+
+    The meld must be legal as laid then (the cards left; docs/rules.md D31: the vulnerability
+    minimum reachable with it and the melds of the hand and the top card).
+    """
+    seat = S[L.CURRENT]
+    team = S[L.TEAM_OF + seat]
+    top = S[L.PILE + S[L.PILE_N] - 1]
+    hand = hand_of(S, seat)
+    pool = hand.copy()
+    pool[top] += 1
+    keys, counts, shapes, _, cleans, points = catalogue(pool, sc, vals, trump_bonus(S, runb),
+                                                       setb)
+    after = hand + pile_counts(S)
+    held = after.sum()
+    stats = team_stats(S, R, team)
+    biriba = R[L.R_BIRIBA_SIZE]
+    for i in range(keys.shape[0]):
+        if n >= out.shape[0]:
+            break
+        if counts[i, top] == 0 or cleans[i] == 0:
+            continue
+        size = counts[i].sum()
+        if play_ok(S, R, seat, team, after, held, counts[i], size, points[i], size >= biriba,
+                   1 if size >= biriba else 0, shapes[i] == SHAPE_RUN, True, counts, points,
+                   vals, stats):
+            out[n] = encode(L.ACTION_PILE, 1, keys[i])
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def pile_actions(S, R, sc, vals, runb, setb, out, n):
+    """Append the ways to take the discard pile now (RULES.md §5.1, §7; threes' freeze)."""
+    if not take_pile_ok(S, R, sc, vals, runb, setb):
+        return n
+    if frozen(S, R):
+        return frozen_pickups(S, R, sc, vals, runb, setb, out, n)
+    out[n] = encode(L.ACTION_PILE, 0, 0)
+    return n + 1
+
+
+@njit(cache=True)
 def take_pile_ok(S, R, sc, vals, runb, setb):
-    """May the current player take the discard pile (RULES.md §5.1, §7)?"""
+    """May the current player take the discard pile (RULES.md §5.1, §7; threes' freeze)?"""
     n = S[L.PILE_N]
     if n == 0:
         return False
+    if R[L.R_BLACK_FREEZE]:
+        if is_black_three(R, S[L.PILE + n - 1]):
+            return False          # threes (003): the next player may not take it at all
+        if frozen(S, R):
+            buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+            return frozen_pickups(S, R, sc, vals, runb, setb, buffer, 0) > 0
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     hand = hand_of(S, seat)
@@ -85,12 +159,28 @@ def take_pile(S, R):
 
 
 @njit(cache=True)
+def take_frozen_pile(S, R, sc, vals, runb, setb, seat, team, key):
+    """threes (003): the top card's new clean meld ``key``, and the rest of the pile."""
+    take_pile(S, R)
+    lay(S, R, sc, vals, runb, setb, seat, team, 0, key, False)
+
+
+@njit(cache=True)
 def draw(S, R, seat):
-    n = S[L.STOCK_N] - 1
-    card = S[L.STOCK + n]
-    S[L.STOCK_N] = n
-    S[L.HANDS + seat * L.KINDS + card] += 1
-    if n == 0 and R[L.R_STOCK_MODE] == L.STOCK_END_AFTER_TURN:
-        S[L.STOCK_OUT_BY] = seat
+    """The stock's top card to ``seat`` (threes: a red three goes face up and the player
+    draws again, 003); returns it, -1 when the stock ran out on red threes."""
+    team = S[L.TEAM_OF + seat]
+    card = -1
+    while S[L.STOCK_N] > 0:
+        n = S[L.STOCK_N] - 1
+        card = S[L.STOCK + n]
+        S[L.STOCK_N] = n
+        if n == 0 and R[L.R_STOCK_MODE] == L.STOCK_END_AFTER_TURN:
+            S[L.STOCK_OUT_BY] = seat
+        if not is_red_three(R, card):
+            S[L.HANDS + seat * L.KINDS + card] += 1
+            break
+        S[L.RED_THREES + 2 * team + (0 if card == L.RED_THREE_KINDS[0] else 1)] += 1
+        card = -1
     S[L.LAST_DRAWN] = card
     return card

@@ -34,8 +34,10 @@ from solver.engine.core import (
     discard_ok,
     encode,
     hand_of,
+    key_counts,
     legal_actions,
     new_meld_ok,
+    pile_actions,
     pile_counts,
     rng_below,
     take_pile_ok,
@@ -165,6 +167,22 @@ def _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, plan, index,
 
 
 @njit(cache=True)
+def _pile_action(S, R, sc, vals, runb, setb, buffer):
+    """The action that takes the pile: the plain one, or (threes' frozen pile) the pickup
+    whose meld of the top card holds the most cards."""
+    n = pile_actions(S, R, sc, vals, runb, setb, buffer, 0)
+    chosen = buffer[0]
+    most = 0
+    counts = np.empty(L.KINDS, dtype=np.int64)
+    for i in range(n):
+        key_counts(buffer[i] & L.KEY_MASK, counts)
+        if counts.sum() > most:
+            most = counts.sum()
+            chosen = buffer[i]
+    return chosen
+
+
+@njit(cache=True)
 def greedy_action(S, R, sc, vals, runb, setb, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
     phase = S[L.PHASE]
@@ -186,8 +204,9 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
         # §7), and players who all did so would swap cards for ever.
         swap = S[L.PILE_N] == 1 and R[L.R_ONE_CARD] and hand.sum() == 1
         if take_pile_ok(S, R, sc, vals, runb, setb) and not (swap and can_draw):
+            pile = _pile_action(S, R, sc, vals, runb, setb, buffer)
             if not can_draw:
-                return encode(L.ACTION_PILE, 0, 0)
+                return pile
             # int64 values, not literals: numba compiles _plan and best once (not per constant)
             one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
             without = _plan(S, sc, vals, runb, setb, team, hand, one, -one, budget).value
@@ -195,7 +214,7 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
             with_pile = _plan(S, sc, vals, runb, setb, team, hand + pile_counts(S), one, top,
                               budget).value
             if with_pile > without:
-                return encode(L.ACTION_PILE, 0, 0)
+                return pile
         return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
     held = hand.sum()

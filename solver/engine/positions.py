@@ -23,14 +23,16 @@ from solver.errors import BiribaError, ImpossiblePositionError
 
 def position(game, *, hands=None, table=None, pile="", stock="", packets=None, current=0,
              phase="play", trump=None, opened=(), packet_taken=(), match_scores=None,
-             dealer=0, seed=0) -> State:
+             dealer=0, seed=0, red_threes=None, own_melds=None) -> State:
     """A state of ``game`` with the given cards (text or kinds) and flags.
 
     ``hands``: {seat: cards}; seats not given get no cards. ``table``: {team:
     [meld, ...]} (each must be a legal meld). ``pile``/``stock``: cards, last
     one on top (the stock's given cards lie above the rest). ``packets``: a
     list of cards per packet (default: dealt from the rest). ``opened`` and
-    ``packet_taken``: teams. ``match_scores``: per entity.
+    ``packet_taken``: teams. ``match_scores``: per entity. ``threes``: ``red_threes``
+    {team: cards} laid face up; ``own_melds``: the seats that have laid a meld of their own
+    (default: every seat of a team with table melds).
     """
     engine = game.engine
     array = np.zeros(L.SIZE, dtype=np.int64)
@@ -51,10 +53,25 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
 
     array[L.HANDS:L.HANDS + L.MAX_PLAYERS * L.KINDS] = 0
     array[L.KNOWN:L.KNOWN + L.MAX_PLAYERS * L.KINDS] = 0
+    array[L.RED_THREES:L.SIZE] = 0          # red threes, own melds, cut bonuses: none yet
+    array[L.CUT] = L.NO_CUT
+    reds_out = bool(engine.array[L.R_RED_THREES])
     for seat, cards in (hands or {}).items():
         if not 0 <= seat < game.players:
             raise BiribaError(f"seat {seat} is not at a {game.players}-player table")
-        array[L.HANDS + seat * L.KINDS:L.HANDS + (seat + 1) * L.KINDS] = take(cards, f"seat {seat}")
+        counts = take(cards, f"seat {seat}")
+        if reds_out and any(counts[kind] for kind in L.RED_THREE_KINDS):
+            raise ImpossiblePositionError(
+                f"seat {seat} {cards!r}: red threes are out of play in {game.rules.name} "
+                "(they lie face up by the team, red_threes=...)")
+        array[L.HANDS + seat * L.KINDS:L.HANDS + (seat + 1) * L.KINDS] = counts
+    for team, cards in (red_threes or {}).items():
+        counts = take(cards, f"team {team} red threes")
+        if not reds_out or counts.sum() != sum(counts[kind] for kind in L.RED_THREE_KINDS):
+            raise ImpossiblePositionError(f"team {team} red threes {cards!r}: only 3H and 3D, "
+                                          "and only where red threes are out of play")
+        for i, kind in enumerate(L.RED_THREE_KINDS):
+            array[L.RED_THREES + 2 * team + i] = counts[kind]
     array[L.TRUMP] = "SHDC".index(trump.upper()) if trump is not None else -1
     run_bonus = engine.run_bonus_by_trump[int(array[L.TRUMP]) if array[L.TRUMP] >= 0 else 4]
     array[L.MELD_N:L.MELD_N + L.MAX_TEAMS] = 0
@@ -104,11 +121,18 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
     array[L.STOCK:L.STOCK + len(full_stock)] = full_stock
     for team in opened:
         array[L.OPENED + team] = 1
+    if own_melds is None:
+        own_melds = [seat for seat in range(game.players)
+                     if array[L.MELD_N + int(array[L.TEAM_OF + seat])] > 0]
+    for seat in own_melds:
+        array[L.OWN_MELD + seat] = 1
     if match_scores is not None:
         for entity, score in enumerate(match_scores):
             array[L.MATCH + entity] = score
+        before = int(engine.array[L.R_BIRIBA_BEFORE])
         for team in range(game.teams):
             array[L.MINIMUM + team] = core.minimum_for(engine.array, array[L.MATCH + team])
+            array[L.NEEDS_BIRIBA + team] = int(0 <= before <= array[L.MATCH + team])
     array[L.CURRENT] = current
     array[L.PHASE] = PHASES.index(phase)
     return State(game, array, seed=seed, dealer=dealer)

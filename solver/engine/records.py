@@ -63,6 +63,11 @@ VERSION = KEY_VERSION    # actions embed meld keys: a new key layout is a new re
 KEYS = ("format", "version", "match", "players", "rules", "seed", "dealer", "actions",
         "moves", "final")
 RULE_FIELDS = tuple(item.name for item in dataclasses.fields(RuleSet))
+# Rule fields added after records of this version were first written: a record without
+# them takes the field's default (which is what those games played by)
+ADDED_RULE_FIELDS = ("extend_needs_own_meld", "wild_set_bars_wilds", "close_without_discard",
+                     "three_players_alone", "cut_exact_bonus", "cut_near_bonus", "cut_error",
+                     "dealer_bottom_wilds")
 FINAL_KEYS = ("round_scores", "match_scores", "end_reason", "terminal")
 PLAYER_COUNTS = (2, 3, 4, 6)
 MAX_RECORD_BYTES = 50 * 1024 * 1024
@@ -275,7 +280,8 @@ def _tuples(value):
 def _rules_from(data) -> RuleSet:
     if not isinstance(data, dict):
         raise RecordError(f"'rules' must be an object, got {quote_value(data)}")
-    _keys(data, RULE_FIELDS, "the record's rules", "field")
+    _keys({**{name: None for name in ADDED_RULE_FIELDS}, **data}, RULE_FIELDS,
+          "the record's rules", "field")
     try:
         rules = RuleSet(**{name: _tuples(value) for name, value in data.items()})
     except _BAD_VALUE as error:

@@ -25,6 +25,9 @@ def render_state(state, seat: int | None) -> str:
         melds = state.table(team)
         points = state.meld_points(team)
         label = "team " + "+".join(str(s) for s in members)
+        reds = state.red_threes(team)
+        if reds:                          # threes: laid face up, scored at the round's end
+            label += f" (red threes {reds})"
         if not melds:
             lines.append(f"{label}: no melds")
             continue

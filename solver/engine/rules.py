@@ -1,9 +1,8 @@
 """A rule set as the engine's numbers: the rule array and the kernels' scoring tables.
 
-The engine plays the presets ``classic``, ``cyprus``, ``partnership``,
-``greek`` and ``barimba`` (RULES.md §8) with their options. ``threes`` and
-``venezuelan`` need rules the engine does not have yet; asking for them
-raises :class:`EngineUnsupportedError` naming what is missing.
+The engine plays every preset of RULES.md §8 with its options; a rule set the
+engine cannot hold (too many teams, cards or jokers for its arrays) raises
+:class:`EngineUnsupportedError` naming what is missing.
 """
 
 from __future__ import annotations
@@ -35,17 +34,9 @@ class EngineRules(NamedTuple):
 
 
 MAX_JOKERS = 6          # a meld key counts jokers in 3 bits; the kernels' MAX_DEPTH fits 6
-MAX_VULNERABILITY = (L.R_SIZE - L.R_VULN) // 2     # (threshold, minimum) pairs: 4
+MAX_VULNERABILITY = L.R_VULN_MAX     # (threshold, minimum) pairs
 
-MISSING = (
-    ("red_threes_out", "red threes out of play (threes)"),
-    ("black_threes_freeze", "black threes freeze the pile (threes)"),
-    ("biriba_before_biribaki_from", "a biriba before the biribaki (threes)"),
-    ("wild_sets", "wild-card sets (venezuelan)"),
-    ("at_once_bonus_extra", "the at-once biriba bonus (venezuelan)"),
-    ("at_once_wild_bonus_extra", "the at-once biriba bonus (venezuelan)"),
-    ("ace_set_biriba_clean", "the ace-set biriba values (venezuelan)"),
-)
+MISSING: tuple[tuple[str, str], ...] = ()    # (RuleSet field, rule) the engine lacks: none
 
 
 def check_supported(rules: RuleSet, players: int) -> None:
@@ -62,7 +53,7 @@ def check_supported(rules: RuleSet, players: int) -> None:
         if getattr(rules, field):
             raise EngineUnsupportedError(
                 f"rule set {rules.name!r} needs {rule}, which the engine does not implement yet "
-                "(supported: classic, cyprus, partnership, greek, barimba)")
+                "(supported: every preset)")
     rules.check_deal(players)          # InvalidRulesError: the deal does not fit the decks
     check_capacity(rules, players)
 
@@ -106,7 +97,7 @@ def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRu
     array[L.R_HAND_SIZE] = rules.hand_size
     array[L.R_PACKET_SIZE] = rules.biribaki_size
     array[L.R_PACKET_BIG] = rules.three_player_biribaki_sizes[0]
-    if players == 3:
+    if players == 3 and not rules.three_players_alone:
         array[L.R_PACKET_SIZE] = rules.three_player_biribaki_sizes[1]
     array[L.R_TURN_UP] = int(rules.turn_up_card)
     array[L.R_BURY] = int(rules.turned_wild == "bury")
@@ -126,6 +117,22 @@ def engine_rules(rules: RuleSet | str = "classic", players: int = 4) -> EngineRu
     array[L.R_TARGET] = rules.target(players)
     array[L.R_BIRIBA_SIZE] = rules.biriba_size
     array[L.R_WILD_TWOS] = int(rules.wild_twos)
+    array[L.R_RED_THREES] = int(rules.red_threes_out)
+    array[L.R_BLACK_FREEZE] = int(rules.black_threes_freeze)
+    array[L.R_OWN_MELD_FIRST] = int(rules.extend_needs_own_meld)
+    before = rules.biriba_before_biribaki_from
+    array[L.R_BIRIBA_BEFORE] = -1 if before is None else before
+    array[L.R_RED_BONUS] = rules.red_three_bonus
+    array[L.R_RED_PENALTY] = rules.red_three_penalty
+    array[L.R_THREE_ALONE] = int(rules.three_players_alone)
+    array[L.R_CUT_EXACT] = rules.cut_exact_bonus
+    array[L.R_CUT_NEAR] = rules.cut_near_bonus
+    array[L.R_CUT_ERROR] = rules.cut_error
+    array[L.R_DEALER_WILDS] = int(rules.dealer_bottom_wilds)
+    array[L.R_WILD_BAR] = int(rules.wild_set_bars_wilds)
+    array[L.R_CLOSE_NO_DISCARD] = int(rules.close_without_discard)
+    array[L.R_AT_ONCE] = rules.at_once_bonus_extra
+    array[L.R_AT_ONCE_WILD] = rules.at_once_wild_bonus_extra
     array[L.R_VULN_N] = len(rules.vulnerability)
     for index, (threshold, minimum) in enumerate(rules.vulnerability):
         array[L.R_VULN + 2 * index] = threshold

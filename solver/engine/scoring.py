@@ -24,6 +24,7 @@ class TeamScore(NamedTuple):
     closing: int          # the closing bonus, or 0
     hands: int            # minus the card values left in its players' hands
     packet: int           # minus the untouched-packet and no-packet penalties
+    red_threes: int       # threes: the red threes laid face up (docs/rules.md D32)
     total: int
 
     def to_dict(self) -> dict:
@@ -55,8 +56,10 @@ def round_breakdown(state) -> list[TeamScore]:
                 hands -= _value(state.hand(seat), values)
         if array[L.PACKET_TAKEN + team] == 0:
             packet -= rules.no_biribaki_penalty
-        total = points + closing + hands + packet
-        rows.append(TeamScore(seats, melds, points - melds, closing, hands, packet, total))
+        reds = int(core.red_three_points(array, game.engine.array, game.engine.values, team))
+        total = points + closing + hands + packet + reds
+        rows.append(TeamScore(seats, melds, points - melds, closing, hands, packet, reds,
+                              total))
     return rows
 
 

@@ -8,7 +8,7 @@ from numba import njit
 from solver.engine import layout as L
 from solver.engine.basics import close_ready, encode, forget_known, hand_of, packet_for, team_stats
 from solver.engine.melding import lay, play_actions, take_packet
-from solver.engine.pile import draw, take_pile, take_pile_ok
+from solver.engine.pile import draw, pile_actions, take_frozen_pile, take_pile
 from solver.engine.ending import end_round, end_turn
 
 
@@ -19,7 +19,8 @@ def legal_actions(S, R, sc, vals, runb, setb, out):
     A buffer too small for every meld keeps the first ones in this order (a
     hand needs dozens of cards to come near MAX_ACTIONS).
 
-    Order: trump choices; or draw, pile; or redraw, new melds (catalogue order),
+    Order: trump choices; or draw, pile (threes' frozen pile: one per clean meld of its top
+    card, catalogue order); or redraw, new melds (catalogue order),
     extensions (by table meld, then key), discards (by kind). When the rules
     leave a player no legal action (which the checks above are meant to rule
     out) every held card may be discarded, marked with target 1 (the safety
@@ -36,10 +37,7 @@ def legal_actions(S, R, sc, vals, runb, setb, out):
         if S[L.STOCK_N] > 0:
             out[n] = encode(L.ACTION_DRAW, 0, 0)
             n += 1
-        if take_pile_ok(S, R, sc, vals, runb, setb):
-            out[n] = encode(L.ACTION_PILE, 0, 0)
-            n += 1
-        return n
+        return pile_actions(S, R, sc, vals, runb, setb, out, n)
     if phase != L.PLAY:
         return 0
     if S[L.REDRAW_OK] and S[L.STOCK_N] > 0:
@@ -68,7 +66,11 @@ def apply_action(S, R, sc, vals, runb, setb, action):
         S[L.TRUMP] = key if key < 4 else -1
         S[L.PHASE] = L.DRAW
     elif kind_of_action == L.ACTION_DRAW:
-        draw(S, R, seat)
+        if draw(S, R, seat) < 0:
+            # threes: the stock ran out on red threes, nothing was drawn: the turn ends here
+            # (docs/rules.md D30; a hand of one card could not be discarded)
+            end_turn(S, R, sc, vals, runb, setb, seat, team)
+            return
         # barimba: the round's first drawer may throw the card back and draw again
         S[L.REDRAW_OK] = 1 if (R[L.R_REDRAW] and S[L.TURNS] == 0
                                and S[L.REDRAW_USED] == 0) else 0
@@ -82,10 +84,17 @@ def apply_action(S, R, sc, vals, runb, setb, action):
         S[L.REDRAW_OK] = 0
         draw(S, R, seat)
     elif kind_of_action == L.ACTION_PILE:
-        take_pile(S, R)
+        if target == 1:
+            take_frozen_pile(S, R, sc, vals, runb, setb, seat, team, key)
+        else:
+            take_pile(S, R)
     elif kind_of_action == L.ACTION_LAY or kind_of_action == L.ACTION_EXTEND:
         lay(S, R, sc, vals, runb, setb, seat, team, target, key,
              kind_of_action == L.ACTION_EXTEND)
+        if R[L.R_CLOSE_NO_DISCARD] and hand_of(S, seat).sum() == 0:
+            S[L.CLOSER] = seat                       # venezuelan (000): out without a discard
+            S[L.OPENED + team] = 1
+            end_round(S, R, vals, L.CLOSED)
     elif kind_of_action == L.ACTION_DISCARD:
         S[L.HANDS + seat * L.KINDS + key] -= 1
         S[L.PILE + S[L.PILE_N]] = key
