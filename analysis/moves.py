@@ -119,7 +119,7 @@ def parse_move(state, text: str, moves: list[Move]) -> Move:
     word, _, rest = answer.partition(" ")
     word = word.lower()
     frozen = [m for m in moves if decode(m.action)[0] == L.ACTION_PILE and decode(m.action)[1]]
-    if word == "pile" and (frozen or rest):       # threes: a frozen pile, taken with a meld
+    if word == "pile":          # not legal as typed (threes: a frozen pile goes with a meld)
         cards = rest.partition(" ")[2] if rest.lower().startswith("with") else rest
         if not cards.strip():
             raise Refusal("a black three lies in the pile: take it with 'pile with CARDS', "

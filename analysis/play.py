@@ -26,6 +26,7 @@ HELP = """commands:
   NUMBER or the move's text     play that move (e.g. 12, draw, pile, discard 7H)
   lay CARDS                     lay a meld, cards in any order (lay QS KS AS)
   extend N CARDS                add cards to your team's table meld N (extend 2 JC)
+  pile with CARDS               threes: take a frozen pile with a new clean meld of its top
   lay | extend | extend N | discard | all     list those moves
   hint                          what the greedy player would do, with the best lay-down
   table                         show the table again

@@ -129,6 +129,29 @@ def test_typed_meld_in_any_order_and_refusals_with_reasons(capsys, monkeypatch):
         moves.parse_move(state, "extend 0 4H", listed)
 
 
+def test_typed_frozen_pile_pickups_and_black_three_refusals():
+    """threes (D31): 'pile with CARDS' in any order; a plain 'pile' says why it cannot be."""
+    game = Game(4, "threes")
+    state = position(game, hands={0: "QS QD JK 9S 10C JC"}, pile="5C 3C 6C QC", phase="draw")
+    listed = moves.describe(state)
+    assert moves.parse_move(state, "pile QD QC QS", listed).text == "pile with QS QD QC"
+    assert [m.points for m in listed if m.text.startswith("pile with")] == [30, 30]
+    with pytest.raises(moves.Refusal, match="pile with CARDS"):
+        moves.parse_move(state, "pile", listed)
+    with pytest.raises(moves.Refusal, match="only with 'pile with"):
+        moves.parse_move(state, "pile with 9S 10S JS", listed)
+    top = position(game, hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
+    with pytest.raises(moves.Refusal, match="black three .3S. was just discarded"):
+        moves.parse_move(top, "pile", moves.describe(top))
+
+
+def test_venezuelan_lays_show_the_in_the_hand_value():
+    state = position(Game(4, "venezuelan"), hands={0: "4H 5H 6H 7H 8H 9H 10H KS"},
+                     phase="play")
+    whole = [m for m in moves.describe(state) if m.text == "lay 4H 5H 6H 7H 8H 9H 10H"]
+    assert whole[0].points == 50 + 300 and whole[0].biriba.endswith("+300")
+
+
 def test_a_move_making_a_biriba_is_marked_with_its_bonus():
     state = position(Game(4), hands={0: "10H JH QH KS 4D"}, table={0: ["6H 7H 8H 9H"]},
                      phase="play")
