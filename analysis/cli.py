@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from analysis.duel import add_duel_command
 from analysis.games import add_game_commands
 from kernels.partition import BACKENDS
 from solver.errors import BiribaError, IllegalMeldError
@@ -249,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(handler=_cmd_rules)
 
     add_game_commands(commands, _add_rules_arguments)
+    add_duel_command(commands, _add_rules_arguments)
     return parser
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from analysis.play import cmd_play
 from solver.engine import records
 from solver.engine.api import Game, check_seed
+from analysis.specs import parse_spec
 from solver.engine.players import POLICY_CODES
 from solver.engine.warm import compile_engine, ensure_compiled
 from solver.errors import BiribaError, OutOfRangeError
@@ -28,8 +29,9 @@ def add_game_commands(commands, add_rules_arguments) -> None:
     add_rules_arguments(play)
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
-    play.add_argument("--opponents", default="greedy", choices=tuple(POLICY_CODES),
-                      help="the computer players (default greedy)")
+    play.add_argument("--opponents", default="greedy", metavar="PLAYER",
+                      help="the computer players: greedy (default), random, ismcts or "
+                           "ismcts:iterations=N,seconds=S")
     play.add_argument("--match", action="store_true", help="play rounds until the target")
     play.add_argument("--save", metavar="FILE",
                       help="write the game's JSON record here (checked before the game starts)")
@@ -43,8 +45,9 @@ def add_game_commands(commands, add_rules_arguments) -> None:
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     simulate.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     for name in SEAT_OPTIONS:
-        simulate.add_argument(f"--{name}", choices=tuple(POLICY_CODES),
-                              help=f"the player at seat {name[1]} (default random)")
+        simulate.add_argument(f"--{name}", metavar="PLAYER",
+                              help=f"the player at seat {name[1]}: random (default), greedy, "
+                                   "ismcts or ismcts:iterations=N,seconds=S,...")
     simulate.add_argument("--match", action="store_true",
                           help="each game is a match to the target (default: one round)")
     simulate.add_argument("--max-actions", type=int, default=100_000,
@@ -91,7 +94,10 @@ def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int =
     from solver.engine.playout import CUT_OFF, play_many
 
     check_counts(games, seed, max_actions)
-    codes = np.array([POLICY_CODES[name] for name in policies[:game.players]], dtype=np.int64)
+    specs = [parse_spec(name) for name in policies[:game.players]]
+    in_kernel = all(spec.in_kernel for spec in specs)
+    if in_kernel:
+        codes = np.array([POLICY_CODES[spec.name] for spec in specs], dtype=np.int64)
     entities = game.entities
     scores = np.zeros((games, entities), dtype=np.int64)
     wins = np.zeros(games, dtype=np.int64)
@@ -102,10 +108,14 @@ def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int =
     started = time.perf_counter()
     try:
         for first in range(0, games, chunk):
-            count = min(chunk, games - first)
-            actions += play_many(*game.engine, codes, seed + first, count, int(game.match),
-                                 max_actions, scores[first:first + count],
-                                 wins[first:first + count])
+            count = min(chunk, games - first) if in_kernel else 1
+            if in_kernel:
+                actions += play_many(*game.engine, codes, seed + first, count,
+                                     int(game.match), max_actions, scores[first:first + count],
+                                     wins[first:first + count])
+            else:                  # a searching player: the API, one game at a time
+                actions += _play_one(game, specs, seed + first, first, max_actions,
+                                     scores[first], wins[first:first + 1])
             played = first + count
             if progress:
                 progress(played, games)
@@ -138,10 +148,27 @@ def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int =
     }
 
 
-def _progress_bar(done, total):
+def _play_one(game: Game, specs, seed: int, dealer: int, max_actions: int, scores,
+              wins) -> int:
+    """One game as play_many plays it (the same deal and dealer), through the API."""
+    from solver.engine.players import play
+    from solver.engine.playout import CUT_OFF
+
+    state = game.new_initial_state(seed, dealer % game.players)
+    players = [spec.make(seed * 8 + seat) for seat, spec in enumerate(specs)]
+    play(state, players, max_actions)
+    scores[:] = state.match_scores()[:scores.shape[0]]
+    top = int(np.argmax(scores))
+    wins[0] = -1 if (scores == scores[top]).sum() > 1 else top
+    if not state.is_terminal():
+        wins[0] = CUT_OFF
+    return len(state.history)
+
+
+def progress_bar(done, total, noun="games"):
     width = 30
     filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {noun}")
     if done == total:
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -159,8 +186,10 @@ def cmd_simulate(args) -> int:
         raise BiribaError(f"--{extra[0]} names seat {extra[0][1]}, but {game.players} players "
                           f"sit at seats 0..{game.players - 1}")
     policies = [getattr(args, name) or "random" for name in SEAT_OPTIONS]
-    progress = None if (args.quiet or args.json) else _progress_bar
+    progress = None if (args.quiet or args.json) else progress_bar
     check_counts(args.games, args.seed, args.max_actions)     # before any compiling
+    for spec in policies[:game.players]:
+        parse_spec(spec)
     ensure_compiled("simulate", _to_stderr)
     result = simulate(game, policies, args.games, args.seed, args.max_actions, progress)
     if result["interrupted"]:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import sys
 
 from analysis.moves import Refusal, describe, listing, parse_move
+from analysis.specs import parse_spec
 from solver.cards import Hand
 from solver.engine import layout as L
 from solver.engine import records
 from solver.engine.api import Game
-from solver.engine.players import make_player
 from solver.engine.scoring import ending_clone, round_breakdown
 from solver.engine.warm import ensure_compiled
 from solver.errors import BiribaError
@@ -61,8 +61,9 @@ def cmd_play(args) -> int:
         raise BiribaError(f"--seat must be 0..{game.players - 1}, got {args.seat}")
     if args.save:
         records.check_writable(args.save)
+    opponents = parse_spec(args.opponents)
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
-    computers = {seat: make_player(args.opponents, args.seed + seat)
+    computers = {seat: opponents.make(args.seed + seat)
                  for seat in range(game.players) if seat != args.seat}
     outcome = 0
     try:

@@ -1,0 +1,69 @@
+"""Player specifications for the command line: ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``.
+
+Players: ``random``, ``greedy`` (both also run inside the playout kernel) and ``ismcts``
+with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon`` and
+``scale`` (``ismcts:iterations=400``, ``ismcts:seconds=0.5,workers=2``). A bad
+specification raises :class:`PlayerSpecError` quoting it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from solver.engine.players import POLICY_CODES, GreedyPlayer, RandomPlayer
+from solver.errors import BiribaError
+from solver.search import ISMCTSPlayer
+
+OPTIONS = {
+    "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
+               "epsilon": float, "scale": float},
+}
+MAKERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "ismcts": ISMCTSPlayer}
+
+
+class PlayerSpecError(BiribaError):
+    """A player specification that names no player, or a bad option or value."""
+
+
+class PlayerSpec(NamedTuple):
+    name: str
+    options: dict
+    text: str
+
+    @property
+    def in_kernel(self) -> bool:
+        """Plays inside the numba playout kernel (random, greedy)."""
+        return self.name in POLICY_CODES
+
+    def make(self, seed: int = 0):
+        return MAKERS[self.name](seed, **self.options)
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """``greedy``, ``ismcts:iterations=400,seconds=1`` (checked, values converted)."""
+    if not isinstance(text, str) or not text.strip():
+        raise PlayerSpecError(f"empty player specification {text!r}")
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if name not in MAKERS:
+        raise PlayerSpecError(f"unknown player {name!r} in {text!r} "
+                              f"(known: {', '.join(MAKERS)})")
+    known = OPTIONS.get(name, {})
+    options = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        key = key.strip().lower()
+        if key not in known:
+            allowed = ", ".join(known) if known else "none"
+            raise PlayerSpecError(f"unknown option {key!r} for {name} in {text!r} "
+                                  f"(options: {allowed})")
+        if not equals:
+            raise PlayerSpecError(f"option {key!r} in {text!r} needs a value ({key}=...)")
+        try:
+            options[key] = known[key](value.strip())
+        except ValueError:
+            raise PlayerSpecError(f"option {key}={value.strip()!r} in {text!r} is not "
+                                  f"{'an integer' if known[key] is int else 'a number'}") from None
+    spec = PlayerSpec(name, options, text.strip())
+    spec.make(0)                          # the player checks its own ranges (a BiribaError)
+    return spec

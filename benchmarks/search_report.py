@@ -1,0 +1,93 @@
+"""Speed of the ISMCTS search, for benchmarks/README.md.
+
+    python -m benchmarks.search_report [--positions 20] [--iterations 400]
+
+Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
+iterations per second with greedy rollouts to the end of the round and with random
+rollouts (``epsilon=1``: every rollout action uniform, as OpenSpiel's random-rollout
+evaluator), engine actions per iteration, and root parallelism (``workers=2`` against
+``workers=1``, iterations per second of wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from solver.engine.api import Game
+from solver.engine.players import GreedyPlayer
+from solver.search import search
+
+
+def positions(count: int, players: int = 4, preset: str = "classic") -> list:
+    """``count`` seeded mid-round states with a real decision for the player to move."""
+    from solver.search.search import available_decisions
+
+    game = Game(players, preset)
+    found = []
+    seed = 0
+    while len(found) < count:
+        state = game.new_initial_state(seed)
+        greedy = GreedyPlayer()
+        for _ in range(20 + (seed * 13) % 60):
+            if state.is_terminal():
+                break
+            state.apply_action(greedy.choose(state))
+        seed += 1
+        if not state.is_terminal() and len(available_decisions(state)) > 1:
+            found.append(state)
+    return found
+
+
+def rate(states, iterations: int, **options) -> tuple[float, float]:
+    """(iterations per second, engine actions per iteration) over ``states``."""
+    done = actions = 0
+    started = time.perf_counter()
+    for index, state in enumerate(states):
+        result = search(state, iterations=iterations, seed=index, **options)
+        done += result.iterations
+        actions += result.actions
+    seconds = time.perf_counter() - started
+    return done / seconds, actions / done
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--iterations", type=int, default=400)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    states = positions(args.positions, args.players)
+    search(states[0], iterations=20, seed=0)              # compile and warm
+    search(states[0], iterations=4, seed=0, epsilon=1.0)
+    greedy, greedy_actions = rate(states, args.iterations)
+    random_rate, random_actions = rate(states, args.iterations, epsilon=1.0)
+    half = states[: max(1, len(states) // 2)]
+    one, _ = rate(half, args.iterations)
+    two, _ = rate(half, args.iterations, workers=2)
+    figures = {
+        "positions": len(states), "players": args.players, "iterations": args.iterations,
+        "greedy_rollouts_per_s": greedy, "greedy_actions_per_iteration": greedy_actions,
+        "random_rollouts_per_s": random_rate, "random_actions_per_iteration": random_actions,
+        "workers_1_per_s": one, "workers_2_per_s": two, "workers_speedup": two / one,
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"{len(states)} seeded {args.players}-player classic mid-round positions, "
+          f"{args.iterations} iterations each, one core")
+    print(f"greedy rollouts: {greedy:,.0f} iterations/s ({greedy_actions:.0f} engine actions "
+          f"per iteration)")
+    print(f"random rollouts: {random_rate:,.0f} iterations/s ({random_actions:.0f} engine "
+          f"actions per iteration)")
+    print(f"workers=2: {two:,.0f} iterations/s against {one:,.0f} with workers=1 "
+          f"({two / one:.2f}x)")
+
+
+if __name__ == "__main__":
+    np.seterr(all="ignore")
+    main()

@@ -1,0 +1,99 @@
+"""Decisions: the choices the search weighs, and how each expands into engine actions.
+
+The engine's atomic actions stay the engine's; the search chooses among *decisions* where
+the player to move has a real choice:
+
+- the trump choice, the pickup (draw, take the pile; threes' frozen pile: one per meld of
+  its top card) and barimba's redraw: the engine action itself;
+- the lay-down, once per turn (the *lay stage*): ``LAY_BEST``, the greedy player's
+  lay-down (the optimizer's kernel path, laid meld by meld), or ``LAY_NONE``, nothing;
+- the discard (the *discard stage*): each legal discard, the engine action itself.
+
+A decision point with one decision is forced: the search plays it without a node. A
+stage is a small int the search carries along the engine state (``STAGE_LAY`` when a
+turn's play phase begins, ``STAGE_DISCARD`` once its lay-down is decided).
+"""
+
+from __future__ import annotations
+
+import kernels  # noqa: F401  (sets the numba cache location first)
+from numba import njit
+
+from solver.engine import layout as L
+from solver.engine.core import apply_action, legal_actions
+from solver.engine.policies import greedy_action
+
+LAY_BEST = 1 << 56          # above every engine action (type << 48 with type <= 7)
+LAY_NONE = (1 << 56) + 1
+STAGE_LAY = 0
+STAGE_DISCARD = 1
+MAX_PLAN_ACTIONS = 200      # a lay-down has at most one action per card laid
+
+
+@njit(cache=True)
+def available(S, R, sc, vals, runb, setb, stage, buffer, out):
+    """Write the decisions available in ``S`` at ``stage`` into ``out``; returns how many.
+
+    ``buffer``: int64[MAX_ACTIONS] for the engine's legal actions.
+    """
+    n = legal_actions(S, R, sc, vals, runb, setb, buffer)
+    phase = S[L.PHASE]
+    count = 0
+    if phase != L.PLAY:
+        for i in range(min(n, out.shape[0])):
+            out[i] = buffer[i]
+        return min(n, out.shape[0])
+    lays = False
+    discards = 0
+    for i in range(n):
+        kind_of_action = buffer[i] >> L.TYPE_SHIFT
+        if kind_of_action == L.ACTION_LAY or kind_of_action == L.ACTION_EXTEND:
+            lays = True
+        elif kind_of_action == L.ACTION_DISCARD:
+            discards += 1
+        elif kind_of_action == L.ACTION_REDRAW and stage == STAGE_LAY and count < out.shape[0]:
+            out[count] = buffer[i]
+            count += 1
+    if stage == STAGE_LAY and lays:
+        out[count] = LAY_BEST
+        count += 1
+        if discards > 0:
+            out[count] = LAY_NONE
+            count += 1
+        return count
+    if discards == 0:               # an obligation left (the pile's top card): lay it
+        out[count] = LAY_BEST
+        return count + 1
+    for i in range(n):
+        if buffer[i] >> L.TYPE_SHIFT == L.ACTION_DISCARD and count < out.shape[0]:
+            out[count] = buffer[i]
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def apply_decision(S, R, sc, vals, runb, setb, decision, buffer, log, logged):
+    """Play ``decision`` on ``S``; returns (the stage after it, actions logged).
+
+    The engine actions played go to ``log`` from index ``logged`` while it has room.
+    """
+    if decision == LAY_NONE:
+        return STAGE_DISCARD, logged
+    if decision == LAY_BEST:
+        seat = S[L.CURRENT]
+        for _ in range(MAX_PLAN_ACTIONS):
+            if S[L.PHASE] != L.PLAY or S[L.CURRENT] != seat:
+                break
+            action = greedy_action(S, R, sc, vals, runb, setb, buffer)
+            kind_of_action = action >> L.TYPE_SHIFT
+            if kind_of_action != L.ACTION_LAY and kind_of_action != L.ACTION_EXTEND:
+                break
+            apply_action(S, R, sc, vals, runb, setb, action)
+            if logged < log.shape[0]:
+                log[logged] = action
+            logged += 1
+        return STAGE_DISCARD, logged
+    apply_action(S, R, sc, vals, runb, setb, decision)
+    if logged < log.shape[0]:
+        log[logged] = decision
+    return STAGE_LAY, logged + 1

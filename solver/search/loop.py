@@ -1,0 +1,129 @@
+"""The search loop: determinize, descend, expand, roll out, back up; all in numba.
+
+One call runs a number of iterations on a tree it is handed, so a time budget is a series
+of short calls (the tree carries over) and an iteration budget with a seed always builds
+the same tree.
+"""
+
+from __future__ import annotations
+
+import kernels  # noqa: F401  (sets the numba cache location first)
+import numpy as np
+from numba import njit
+
+from solver.engine import layout as L
+from solver.engine.core import apply_action, end_round
+from solver.engine.policies import greedy_action, random_action
+from solver.search.decisions import apply_decision, available
+from solver.search.determinize import determinize
+from solver.search.select import backup, expand, row_of, select
+from solver.search.tree import MAX_CHILDREN, NO_NODE, NO_ROW
+
+MAX_DEPTH = 4096            # decision points on one path (a round has a few hundred)
+MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few hundred)
+# options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
+# points that scale a round-score difference into a reward
+EXPLORATION = 0
+EPSILON = 1
+SCALE = 2
+OPTIONS = 3
+
+
+@njit(cache=True)
+def round_result(S, R, team_of, rewards, diffs, scale):
+    """Per team: its round score less the best other team's, in points and scaled."""
+    teams = R[L.R_TEAMS]
+    players = R[L.R_PLAYERS]
+    for team in range(teams):
+        best_other = -1 << 60
+        for other in range(teams):
+            members = 0
+            for seat in range(players):
+                if team_of[seat] == other:
+                    members += 1
+            if other != team and members > 0 and S[L.ROUND_SCORE + other] > best_other:
+                best_other = S[L.ROUND_SCORE + other]
+        if best_other == -1 << 60:
+            best_other = 0
+        diffs[team] = S[L.ROUND_SCORE + team] - best_other
+        rewards[team] = diffs[team] / scale
+
+
+@njit(cache=True)
+def rollout(S, R, sc, vals, runb, setb, buffer, rng, epsilon):
+    """Play to the end of the round: the greedy policy, a random action with probability
+    ``epsilon``."""
+    for _ in range(MAX_ROLLOUT):
+        if S[L.PHASE] == L.ROUND_OVER or S[L.PHASE] == L.MATCH_OVER:
+            return
+        if epsilon > 0.0 and np.float64(rng_unit(rng)) < epsilon:
+            action = random_action(S, R, sc, vals, runb, setb, buffer, rng)
+        else:
+            action = greedy_action(S, R, sc, vals, runb, setb, buffer)
+        apply_action(S, R, sc, vals, runb, setb, action)
+    end_round(S, R, vals, L.IDLE_OUT)          # never met: a round ends long before
+
+
+@njit(cache=True)
+def rng_unit(rng):
+    rng[0] = (int(rng[0]) * 0x5DEECE66D + 0xB) & ((1 << 48) - 1)
+    return (rng[0] >> 17) / float(1 << 31)
+
+
+@njit(cache=True)
+def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, options):
+    """Run ``iterations`` iterations of SO-ISMCTS from ``root`` for ``seat`` at ``stage``.
+
+    ``root`` is never changed and only what ``seat`` sees of it is read (determinize).
+    Returns the engine actions played in all (search and rollouts).
+    """
+    S = root.copy()
+    S[L.MATCH_MODE] = 0                        # a rollout ends with the round
+    buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+    decisions = np.empty(MAX_CHILDREN, dtype=np.int64)
+    log = np.empty(0, dtype=np.int64)
+    path_rows = np.empty(MAX_DEPTH, dtype=np.int64)
+    path_slots = np.empty(MAX_DEPTH, dtype=np.int64)
+    path_seats = np.empty(MAX_DEPTH, dtype=np.int64)
+    teams = R[L.R_TEAMS]
+    rewards = np.zeros(teams, dtype=np.float64)
+    diffs = np.zeros(teams, dtype=np.float64)
+    team_of = np.empty(R[L.R_PLAYERS], dtype=np.int64)
+    tree.player[0] = seat
+    played = 0
+    for _ in range(iterations):
+        S[:] = root
+        S[L.MATCH_MODE] = 0
+        determinize(S, R, seat, rng)
+        node = 0
+        here = stage
+        depth = 0
+        while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER and depth < MAX_DEPTH:
+            n = available(S, R, sc, vals, runb, setb, here, buffer, decisions)
+            if n == 1:                         # forced: played without a node
+                here, played = apply_decision(S, R, sc, vals, runb, setb, decisions[0],
+                                              buffer, log, played)
+                continue
+            row = row_of(tree, node)
+            slot = select(tree, row, decisions, n, options[EXPLORATION]) if row != NO_ROW else -1
+            if slot < 0:
+                break                          # no room: roll out from here
+            path_rows[depth] = row
+            path_slots[depth] = slot
+            path_seats[depth] = S[L.CURRENT]
+            depth += 1
+            child = tree.child[row, slot]
+            here, played = apply_decision(S, R, sc, vals, runb, setb, tree.decision[row, slot],
+                                          buffer, log, played)
+            if child == NO_NODE:               # the new leaf (none when the tree is full)
+                expand(tree, row, slot, S[L.CURRENT])
+                break
+            node = child
+        for seat_index in range(R[L.R_PLAYERS]):
+            team_of[seat_index] = S[L.TEAM_OF + seat_index]
+        before = S[L.ACTIONS]
+        rollout(S, R, sc, vals, runb, setb, buffer, rng, options[EPSILON])
+        played += S[L.ACTIONS] - before
+        round_result(S, R, team_of, rewards, diffs, options[SCALE])
+        backup(tree, path_rows, path_slots, path_seats, team_of, depth, rewards, diffs)
+    return played

@@ -1,0 +1,79 @@
+"""The ISMCTS player: a :class:`~solver.engine.players.Player` that searches each decision.
+
+A lay-down decision stands for several engine actions; the player plays them one per call
+(``choose`` returns one action) and remembers, per turn, that the lay-down was decided, so
+the next call searches the discard.
+"""
+
+from __future__ import annotations
+
+from solver.engine import layout as L
+from solver.engine.policies import greedy_action
+from solver.search import decisions as D
+from solver.search.search import (
+    DEFAULT_ITERATIONS,
+    EXPLORATION_DEFAULT,
+    SCALE_DEFAULT,
+    available_decisions,
+    check_budget,
+    check_options,
+    expansion,
+    search,
+)
+
+
+class ISMCTSPlayer:
+    """SO-ISMCTS with greedy rollouts. ``iterations`` and/or ``seconds`` per decision
+    (default 400 iterations), ``seed`` (each decision's search uses seed + its number),
+    ``workers`` processes, ``exploration``, ``epsilon`` (random rollout actions)."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int | None = None,
+                 seconds: float | None = None, workers: int = 1,
+                 exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
+                 scale: float = SCALE_DEFAULT):
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        check_budget(iterations, seconds, workers)
+        check_options(exploration, epsilon, scale)
+        self.seed = int(seed)
+        self.iterations, self.seconds, self.workers = iterations, seconds, workers
+        self.exploration, self.epsilon, self.scale = exploration, epsilon, scale
+        self.searches = 0
+        self.search_seconds = 0.0
+        self._turn = None           # (round, turn, seat) whose lay-down is decided
+        self._laying = False        # the greedy lay-down of this turn is being played
+
+    def choose(self, state) -> int:
+        array = state.array
+        turn = (int(array[L.ROUND]), int(array[L.TURNS]), state.current_player())
+        if int(array[L.PHASE]) != L.PLAY or self._turn != turn:
+            self._turn, self._laying = None, False
+        if self._laying:
+            action = int(greedy_action(array, *state._args(), state.game.action_buffer))
+            if action >> L.TYPE_SHIFT in (L.ACTION_LAY, L.ACTION_EXTEND):
+                return action
+            self._laying = False
+        stage = D.STAGE_DISCARD if self._turn == turn else D.STAGE_LAY
+        options = available_decisions(state, stage)
+        if len(options) == 1:
+            code = options[0]
+        else:
+            result = search(state, iterations=self.iterations, seconds=self.seconds,
+                            seed=(self.seed + self.searches) & ((1 << 63) - 1),
+                            workers=self.workers, exploration=self.exploration,
+                            epsilon=self.epsilon, scale=self.scale, stage=stage)
+            self.searches += 1
+            self.search_seconds += result.seconds
+            code = result.best.code
+        if int(array[L.PHASE]) == L.PLAY and code in (D.LAY_BEST, D.LAY_NONE):
+            self._turn = turn
+            if code == D.LAY_NONE:
+                return self.choose(state)
+            actions = expansion(state, code, stage)
+            if actions:
+                self._laying = True
+                return actions[0]
+            return self.choose(state)
+        return int(code)
