@@ -1,9 +1,10 @@
 """Player specifications for the command line: ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``.
 
-Players: ``random``, ``greedy`` (both also run inside the playout kernel) and ``ismcts``
+Players: ``random``, ``greedy`` (both also run inside the playout kernel), ``ismcts``
 with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon`` and
-``scale`` (``ismcts:iterations=400``, ``ismcts:seconds=0.5,workers=2``). A bad
-specification raises :class:`PlayerSpecError` quoting it.
+``scale`` (``ismcts:iterations=400``, ``ismcts:seconds=0.5,workers=2``), and ``openspiel``
+(OpenSpiel's ISMCTSBot with random rollouts; options ``simulations``, ``uct_c``; the optional
+extra). A bad specification raises :class:`PlayerSpecError` quoting it.
 """
 
 from __future__ import annotations
@@ -17,8 +18,22 @@ from solver.search import ISMCTSPlayer
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
                "epsilon": float, "scale": float},
+    "openspiel": {"simulations": int, "uct_c": float},
 }
-MAKERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "ismcts": ISMCTSPlayer}
+
+
+def _openspiel(seed: int = 0, **options):
+    """OpenSpiel's ISMCTSBot (the optional extra: pip install -e ".[openspiel]")."""
+    try:
+        from solver.openspiel_game import OpenSpielPlayer
+    except ImportError:
+        raise PlayerSpecError("player 'openspiel' needs OpenSpiel: "
+                              "pip install -e \".[openspiel]\"") from None
+    return OpenSpielPlayer(seed, **options)
+
+
+MAKERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "ismcts": ISMCTSPlayer,
+          "openspiel": _openspiel}
 
 
 class PlayerSpecError(BiribaError):

@@ -1,6 +1,7 @@
 """Speed of the ISMCTS search, for benchmarks/README.md.
 
-    python -m benchmarks.search_report [--positions 20] [--iterations 400]
+    python -m benchmarks.search_report [--positions 20] [--iterations 400] [--players 4]
+                                       [--openspiel SIMULATIONS]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
 iterations per second with greedy rollouts to the end of the round and with random
@@ -54,11 +55,28 @@ def rate(states, iterations: int, **options) -> tuple[float, float]:
     return done / seconds, actions / done
 
 
+def openspiel_rate(states, simulations: int) -> float:
+    """Simulations per second of OpenSpiel's ISMCTSBot (Python, random rollouts) on
+    ``states`` through the pyspiel wrapper (solver/openspiel_game.py)."""
+    from solver.openspiel_game import BiribaGame, ismcts_bot
+
+    game = BiribaGame({"players": states[0].game.players})
+    bot = ismcts_bot(game, simulations, seed=0)
+    started = time.perf_counter()
+    done = 0
+    for state in states:
+        bot.run_search(game.new_initial_state(state.clone()))
+        done += simulations
+    return done / (time.perf_counter() - started)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=400)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--openspiel", type=int, default=0, metavar="SIMULATIONS",
+                        help="also time OpenSpiel's ISMCTSBot (the optional extra)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     states = positions(args.positions, args.players)
@@ -75,6 +93,9 @@ def main(argv=None) -> None:
         "random_rollouts_per_s": random_rate, "random_actions_per_iteration": random_actions,
         "workers_1_per_s": one, "workers_2_per_s": two, "workers_speedup": two / one,
     }
+    if args.openspiel:
+        figures["openspiel_per_s"] = openspiel_rate(states, args.openspiel)
+        figures["random_rollouts_vs_openspiel"] = random_rate / figures["openspiel_per_s"]
     if args.json:
         print(json.dumps(figures))
         return
@@ -86,6 +107,10 @@ def main(argv=None) -> None:
           f"actions per iteration)")
     print(f"workers=2: {two:,.0f} iterations/s against {one:,.0f} with workers=1 "
           f"({two / one:.2f}x)")
+    if args.openspiel:
+        print(f"OpenSpiel's ISMCTSBot (random rollouts, through the pyspiel wrapper): "
+              f"{figures['openspiel_per_s']:,.0f} simulations/s; ours with random rollouts "
+              f"{figures['random_rollouts_vs_openspiel']:.1f}x that")
 
 
 if __name__ == "__main__":
