@@ -23,22 +23,29 @@ from solver.engine.players import GreedyPlayer
 from solver.search import search
 
 
-def positions(count: int, players: int = 4, preset: str = "classic") -> list:
-    """``count`` seeded mid-round states with a real decision for the player to move."""
+def midround(game, seed: int, first: int = 20, spread: int = 60, step: int = 13):
+    """The deal ``seed`` after ``first + (seed * step) % spread`` greedy actions (or its
+    end), with whether the player to move then has a real decision."""
     from solver.search.search import available_decisions
 
+    state = game.new_initial_state(seed)
+    greedy = GreedyPlayer()
+    for _ in range(first + (seed * step) % spread):
+        if state.is_terminal():
+            break
+        state.apply_action(greedy.choose(state))
+    return state, not state.is_terminal() and len(available_decisions(state)) > 1
+
+
+def positions(count: int, players: int = 4, preset: str = "classic") -> list:
+    """``count`` seeded mid-round states with a real decision for the player to move."""
     game = Game(players, preset)
     found = []
     seed = 0
     while len(found) < count:
-        state = game.new_initial_state(seed)
-        greedy = GreedyPlayer()
-        for _ in range(20 + (seed * 13) % 60):
-            if state.is_terminal():
-                break
-            state.apply_action(greedy.choose(state))
+        state, deciding = midround(game, seed)
         seed += 1
-        if not state.is_terminal() and len(available_decisions(state)) > 1:
+        if deciding:
             found.append(state)
     return found
 

@@ -20,10 +20,9 @@ import json
 import time
 from pathlib import Path
 
+from benchmarks.search_report import midround
 from solver.engine.api import Game
-from solver.engine.players import GreedyPlayer
 from solver.search import search
-from solver.search.search import available_decisions
 
 PATH = Path(__file__).with_name("yardstick.json")
 BUDGETS = (50, 100, 200, 400, 800, 1600, 3200)
@@ -34,14 +33,9 @@ def build(count: int, long: int, players: int = 4, preset: str = "classic") -> l
     found = []
     seed = 0
     while len(found) < count:
-        state = game.new_initial_state(seed)
-        greedy = GreedyPlayer()
-        for _ in range(10 + (seed * 37) % 120):
-            if state.is_terminal():
-                break
-            state.apply_action(greedy.choose(state))
+        state, deciding = midround(game, seed, first=10, spread=120, step=37)
         seed += 1
-        if state.is_terminal() or len(available_decisions(state)) < 2:
+        if not deciding:
             continue
         result = search(state, iterations=long, seed=seed)
         first, second = result.decisions[0], result.decisions[1]
