@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from analysis.analyze_cmd import add_analyze_command
 from analysis.duel import add_duel_command
 from analysis.games import add_game_commands
 from kernels.partition import BACKENDS
@@ -251,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_game_commands(commands, _add_rules_arguments)
     add_duel_command(commands, _add_rules_arguments)
+    add_analyze_command(commands, _add_rules_arguments)
     return parser
 
 

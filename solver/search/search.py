@@ -44,6 +44,7 @@ class Decision(NamedTuple):
     mean_reward: float
     mean_points: float          # the mean round-score difference for the player's team
     ci95: tuple[float, float]
+    win: float                  # the share of its iterations whose round the team won
     actions: tuple[int, ...]    # the engine actions it stands for in the real state
 
     def to_dict(self) -> dict:
@@ -158,7 +159,8 @@ def _run(array, args, seat, stage, iterations, seconds, seed, options):
     used = int(tree.used[0])
     return (tree.decision[0, :used].copy(), tree.visits[0, :used].copy(),
             tree.avail[0, :used].copy(), tree.reward[0, :used].copy(),
-            tree.points[0, :used].copy(), tree.squares[0, :used].copy(), done, int(actions))
+            tree.points[0, :used].copy(), tree.squares[0, :used].copy(),
+            tree.wins[0, :used].copy(), done, int(actions))
 
 
 def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers):
@@ -185,12 +187,12 @@ def _result(state, stage, rows, seconds) -> SearchResult:
     order: list[int] = []
     total_iterations = 0
     total_actions = 0
-    for decision, visits, avail, reward, points, squares, done, actions in rows:
+    for decision, visits, avail, reward, points, squares, wins, done, actions in rows:
         total_iterations += done
         total_actions += actions
         for j, code in enumerate(decision.tolist()):
             if code not in merged:
-                merged[code] = [0, 0, 0.0, 0.0, 0.0]
+                merged[code] = [0, 0, 0.0, 0.0, 0.0, 0]
                 order.append(code)
             entry = merged[code]
             entry[0] += int(visits[j])
@@ -198,9 +200,10 @@ def _result(state, stage, rows, seconds) -> SearchResult:
             entry[2] += float(reward[j])
             entry[3] += float(points[j])
             entry[4] += float(squares[j])
+            entry[5] += int(wins[j])
     found = []
     for code in order:
-        visits, avail, reward, points, squares = merged[code]
+        visits, avail, reward, points, squares, wins = merged[code]
         mean = points / visits if visits else 0.0
         if visits > 1:
             variance = max(squares / visits - mean * mean, 0.0) * visits / (visits - 1)
@@ -210,14 +213,15 @@ def _result(state, stage, rows, seconds) -> SearchResult:
         actions = expansion(state, code, stage)
         found.append(Decision(decision_name(state, code, actions), code, visits, avail,
                               reward / visits if visits else 0.0, mean,
-                              (mean - half, mean + half), tuple(actions)))
+                              (mean - half, mean + half), wins / visits if visits else 0.0,
+                              tuple(actions)))
     found.sort(key=lambda d: (-d.visits, -d.mean_points))
     if not found:                               # a forced move: nothing was searched
         legal = _available(state, stage)
         code = legal[0]
         actions = expansion(state, code, stage)
         found = [Decision(decision_name(state, code, actions), code, 0, 0, 0.0, 0.0,
-                          (-math.inf, math.inf), tuple(actions))]
+                          (-math.inf, math.inf), 0.0, tuple(actions))]
     return SearchResult(found, total_iterations, seconds, total_actions, stage)
 
 

@@ -89,3 +89,5 @@ def backup(tree, path_rows, path_slots, path_seats, team_of, depth, rewards, dif
         tree.reward[row, slot] += rewards[team]
         tree.points[row, slot] += diffs[team]
         tree.squares[row, slot] += diffs[team] * diffs[team]
+        if diffs[team] > 0:
+            tree.wins[row, slot] += 1

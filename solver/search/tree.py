@@ -18,6 +18,7 @@ Shapes (``N`` nodes, ``W`` rows, ``C = MAX_CHILDREN`` slots per row)::
     reward    float64[W, C]  sum of the scaled rewards of the deciding player's team
     points    float64[W, C]  sum of its round-score differences, in points
     squares   float64[W, C]  sum of their squares (the 95% interval)
+    wins      int64[W, C]    iterations whose round the deciding player's team won
     used      int64[W]       slots in use
 """
 
@@ -44,6 +45,7 @@ class Tree(NamedTuple):
     reward: np.ndarray
     points: np.ndarray
     squares: np.ndarray
+    wins: np.ndarray
     used: np.ndarray
 
 
@@ -66,5 +68,6 @@ def new_tree(nodes: int) -> Tree:
         reward=np.zeros(shape, dtype=np.float64),
         points=np.zeros(shape, dtype=np.float64),
         squares=np.zeros(shape, dtype=np.float64),
+        wins=np.zeros(shape, dtype=np.int64),
         used=np.zeros(rows, dtype=np.int64),
     )

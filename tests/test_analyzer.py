@@ -1,0 +1,123 @@
+"""The hand analyzer (analysis.analyzer, ``biriba analyze``): positions in, ranked
+decisions out, impossible positions refused."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis.analyzer import Position, analyze, build_state, load_position
+from analysis.cli import main
+from solver.errors import BiribaError, ImpossiblePositionError
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_pile_whose_top_completes_the_teams_clean_biriba_is_taken():
+    result = analyze(load_position(EXAMPLES / "pile_completes_a_biriba.json"),
+                     iterations=300, seed=1)
+    assert result.phase == "draw"
+    assert result.decisions[0]["decision"] == "pile"
+    assert "JH" in result.reason and "taking the pile" in result.reason
+
+
+def test_a_discard_that_gives_the_next_opponent_a_biriba_ranks_below_a_safe_one():
+    result = analyze(load_position(EXAMPLES / "discard_feeds_the_opponent.json"),
+                     iterations=300, seed=1)
+    means = {row["decision"]: row["mean"] for row in result.decisions}
+    assert means["discard JC"] < means["discard 4D"]
+
+
+def test_with_one_card_left_and_the_close_available_closing_is_best():
+    position = Position(hand="KS KH KD QS", players=2, phase="play", opened=(0,),
+                        table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packets_taken=(0,),
+                        hand_sizes=(4, 9))
+    result = analyze(position, iterations=200, seed=1)
+    top = result.decisions[0]
+    assert top["decision"].startswith("lay down") and top["plan"] == ["lay KS KH KD"]
+    assert top["win"] > 0.9
+
+
+def test_a_vulnerable_teams_laydown_below_the_minimum_is_never_offered():
+    position = Position(hand="3S 4S 5S KD QD JD 9C", players=2, phase="play",
+                        scores=(1000, 0), hand_sizes=(7, 11))
+    result = analyze(position, iterations=60, seed=1)
+    assert all(row["decision"].startswith("discard") for row in result.decisions)
+
+
+def test_the_example_files_load_and_a_position_round_trips_through_json():
+    for path in sorted(EXAMPLES.glob("*.json")):
+        position = load_position(path)
+        again = Position.from_dict(json.loads(json.dumps(position.to_dict())))
+        assert again == position
+        state = build_state(position)
+        assert state.current_player() == position.seat
+
+
+@pytest.mark.parametrize("change, needle", [
+    (dict(hand="AS AS AS"), "more copies than the decks hold"),
+    (dict(stock=5), "do not add up"),
+    (dict(table={0: ["4H 9D QS"]}), "not a legal meld"),
+    (dict(phase="discard"), "phase must be"),
+    (dict(seat=3), "seat 3 is not at a 2-player table"),
+    (dict(hand_sizes=(3,)), "hand_sizes has 1 entries"),
+    (dict(opened=(4,)), "team 4 is not at this table"),
+])
+def test_impossible_positions_are_refused_with_the_reason(change, needle):
+    base = dict(hand="AS 4H 5H", players=2, phase="play", pile="AS")
+    with pytest.raises(ImpossiblePositionError, match=needle):
+        build_state(Position(**(base | change)))
+
+
+def test_analyze_json_holds_every_figure(capsys):
+    code, out, _ = _run(capsys, "analyze", str(EXAMPLES / "pile_completes_a_biriba.json"),
+                        "--iterations", "80", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["phase"] == "draw" and "points" in data["best_laydown"]
+    for row in data["decisions"]:
+        assert set(row) >= {"decision", "mean", "ci95", "win", "loss", "plan"}
+    assert data["decisions"][0]["loss"] == 0
+
+
+def test_analyze_from_flags_prints_a_table(capsys):
+    code, out, err = _run(capsys, "analyze", "--hand", "8H 9H 10H JH KS KD 4C", "--table",
+                          "0:5H 6H 7H", "--pile", "3D 7S QS", "--players", "2",
+                          "--hand-sizes", "7,11", "--opened", "0", "--iterations", "60")
+    assert code == 0 and "decision" in out and "why:" in out and "*" in out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["analyze"], "give a position"),
+    (["analyze", "--hand", "AS 4H", "--table", "5H 6H 7H"], "TEAM:CARDS"),
+    (["analyze", "--hand", "AS 4Z"], "4Z"),
+    (["analyze", "--hand", "AS 4H 5H", "--scores", "a,b"], "--scores"),
+    (["analyze", "--hand", "AS 4H 5H", "--iterations", "0"], "iterations"),
+    (["analyze", "/nonexistent/position.json"], "cannot read"),
+])
+def test_bad_analyze_input_is_one_line_and_exit_2(capsys, argv, needle):
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_a_record_position_is_analyzed_at_an_action(capsys, tmp_path):
+    from solver.engine import records
+    from solver.engine.api import Game
+    from solver.engine.players import GreedyPlayer, play
+
+    state = play(Game(2).new_initial_state(3), [GreedyPlayer(), GreedyPlayer()])
+    path = tmp_path / "round.json"
+    records.save(state, path)
+    code, out, _ = _run(capsys, "analyze", str(path), "--at", "4", "--iterations", "30",
+                        "--json")
+    assert code == 0 and json.loads(out)["decisions"]
+    code, _, err = _run(capsys, "analyze", str(path), "--at", "100000")
+    assert code == 2 and "--at 100000" in err
+    assert issubclass(ImpossiblePositionError, BiribaError)
