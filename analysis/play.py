@@ -28,7 +28,7 @@ HELP = """commands:
   extend N CARDS                add cards to your team's table meld N (extend 2 JC)
   pile with CARDS               threes: take a frozen pile with a new clean meld of its top
   lay | extend | extend N | discard | all     list those moves
-  hint                          what the greedy player would do, with the best lay-down
+  hint                          the greedy player's move, the search's top three, the best lay-down
   table                         show the table again
   q                             leave (the record is saved with --save)"""
 
@@ -181,6 +181,25 @@ def _human_turn(state, seat: int, taken: list[str]):
             _say(f"  {error}")
 
 
+HINT_ITERATIONS = 300
+
+
+def _searched(state) -> str:
+    """The search's top three decisions (HINT_ITERATIONS iterations, seed 0)."""
+    from analysis.analyzer import label
+    from solver.search import search
+
+    result = search(state, iterations=HINT_ITERATIONS, seed=0)
+    lines = [f"\n  the search ({result.iterations} iterations) ranks:"]
+    for decision in result.decisions[:3]:
+        low, high = decision.ci95
+        half = (high - low) / 2
+        spread = f" ± {half:.0f}" if half < 1e9 else ""
+        lines.append(f"    {label(decision)}: {decision.mean_points:+.0f}{spread} points, "
+                     f"wins {decision.win:.0%}")
+    return "\n".join(lines)
+
+
 def _hint(state) -> str:
     """The greedy player's move, and the best lay-down the optimizer finds this turn."""
     from solver.engine.players import GreedyPlayer
@@ -189,9 +208,9 @@ def _hint(state) -> str:
     action = GreedyPlayer().choose(state)
     move = next(m for m in describe(state) if m.action == action)
     text = f"  hint: {move.text}" + (f" ({move.points:+d} pts)" if move.points is not None
-                                     else "")
+                                     else "") + " (the greedy player)" + _searched(state)
     if state.phase != "play":
-        return text + " (the greedy player weighs the pile against its best lay-down)"
+        return text
     seat = state.current_player()
     team = state.team_of(seat)
     array = state.array

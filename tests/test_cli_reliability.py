@@ -187,6 +187,7 @@ def test_hint_names_the_greedy_move_and_the_best_lay_down(capsys, monkeypatch):
     answers(monkeypatch, "draw", "hint", "q")
     code, out, _ = run(capsys, "play", "--seed", "2", "--seat", "1")
     assert "hint: " in out and "the best lay-down now is worth" in out
+    assert "the search (300 iterations) ranks:" in out and "points, wins" in out
 
 
 def test_a_long_move_list_is_grouped_and_filtered():
