@@ -13,6 +13,7 @@ import sys
 
 from analysis.analyze_cmd import add_analyze_command
 from analysis.duel import add_duel_command
+from analysis.review import add_review_command
 from analysis.games import add_game_commands
 from kernels.partition import BACKENDS
 from solver.errors import BiribaError, IllegalMeldError
@@ -253,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_commands(commands, _add_rules_arguments)
     add_duel_command(commands, _add_rules_arguments)
     add_analyze_command(commands, _add_rules_arguments)
+    add_review_command(commands)
     return parser
 
 

@@ -121,3 +121,57 @@ def test_a_record_position_is_analyzed_at_an_action(capsys, tmp_path):
     code, _, err = _run(capsys, "analyze", str(path), "--at", "100000")
     assert code == 2 and "--at 100000" in err
     assert issubclass(ImpossiblePositionError, BiribaError)
+
+
+# --- review -------------------------------------------------------------------------------------
+
+
+def _joker_thrown_away():
+    """A 2-player greedy round (seed 2) where seat 0 throws its joker away at action 95."""
+    from solver.engine import layout as L
+    from solver.engine.api import Game
+    from solver.engine.players import GreedyPlayer
+
+    state = Game(2).new_initial_state(2)
+    greedy = GreedyPlayer()
+    thrown = None
+    while not state.is_terminal():
+        action = greedy.choose(state)
+        joker = (L.ACTION_DISCARD << L.TYPE_SHIFT) | L.JOKER
+        if (thrown is None and state.current_player() == 0
+                and action >> L.TYPE_SHIFT == L.ACTION_DISCARD
+                and joker in state.legal_actions()):
+            action, thrown = joker, len(state.history)
+        state.apply_action(action)
+    return state, thrown
+
+
+def test_review_grades_a_joker_thrown_away_as_a_blunder():
+    from analysis.review import review
+
+    state, thrown = _joker_thrown_away()
+    assert thrown == 95
+    result = review(state, seats=[0], iterations=300, seed=0, between=(thrown, thrown))
+    [decision] = result.decisions
+    assert decision.played == "discard JK" and decision.grade == "blunder"
+    assert result.summary["0"]["blunder"] == 1
+
+
+def test_biriba_review_prints_json_and_writes_a_png_chart(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    from solver.engine import records
+
+    state, _ = _joker_thrown_away()
+    path = tmp_path / "game.json"
+    records.save(state, path)
+    chart = tmp_path / "chart.png"
+    code, out, _ = _run(capsys, "review", str(path), "--seat", "1", "--iterations", "8",
+                        "--plot", str(chart), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["summary"]["1"]["decisions"] == len(data["decisions"]) > 10
+    header = chart.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(header[16:20], "big") == 800      # 8 x 4 inches at 100 dpi
+    code, _, err = _run(capsys, "review", str(path), "--seat", "5")
+    assert code == 2 and "--seat 5" in err
