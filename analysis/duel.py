@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import signal
 import sys
 import time
 
@@ -36,6 +37,8 @@ def add_duel_command(commands, add_rules_arguments) -> None:
     duel.add_argument("--workers", type=int, default=1, help="processes playing deals (1)")
     duel.add_argument("--quiet", action="store_true", help="no progress bar")
     duel.add_argument("--json", action="store_true", help="one JSON object")
+    duel.add_argument("--log", metavar="FILE", help="append each deal pair as a JSON line "
+                      "as soon as it is played (long duels)")
     duel.set_defaults(handler=cmd_duel)
 
 
@@ -82,7 +85,7 @@ def _job(job):
 
 
 def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
-         options=(), seed: int = 0, workers: int = 1, progress=None) -> dict:
+         options=(), seed: int = 0, workers: int = 1, progress=None, log=None) -> dict:
     if not 1 <= deals <= MAX_DEALS:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {deals}")
     if not 1 <= workers <= 64:
@@ -96,20 +99,24 @@ def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
     interrupted = False
     try:
         if workers == 1:
-            for job in jobs:
-                pairs.append(_job(job))
-                if progress:
-                    progress(len(pairs), deals)
+            played = map(_job, jobs)
         else:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                for pair in pool.imap(_job, jobs):
-                    pairs.append(pair)
-                    if progress:
-                        progress(len(pairs), deals)
+            pool = multiprocessing.get_context("fork").Pool(workers)
+            played = pool.imap(_job, jobs)
+        for pair in played:
+            pairs.append(pair)
+            if log is not None:
+                log.write(json.dumps(pair) + "\n")
+                log.flush()
+            if progress:
+                progress(len(pairs), deals)
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if workers > 1:
+            pool.terminate()
     return summary(a, b, pairs, players, rules, time.perf_counter() - started, interrupted)
 
 
@@ -131,6 +138,10 @@ def summary(a, b, pairs, players, rules, seconds, interrupted=False) -> dict:
     }
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt
+
+
 def cmd_duel(args) -> int:
     from solver.engine.warm import ensure_compiled
 
@@ -140,8 +151,14 @@ def cmd_duel(args) -> int:
     ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deals")
-    result = duel(args.a, args.b, args.deals, args.players, args.rules, tuple(args.option),
-                  args.seed, args.workers, progress)
+    signal.signal(signal.SIGTERM, _stop)      # a killed duel still reports what it played
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    try:
+        result = duel(args.a, args.b, args.deals, args.players, args.rules,
+                      tuple(args.option), args.seed, args.workers, progress, log)
+    finally:
+        if log is not None:
+            log.close()
     if result["interrupted"]:
         print(f"\ninterrupted: {result['deals']} of {args.deals} deals played", file=sys.stderr)
     if args.json:

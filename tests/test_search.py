@@ -211,3 +211,12 @@ def test_simulate_takes_a_searching_player(capsys):
     data = __import__("json").loads(out)
     assert code == 0 and data["finished"] == 2
     assert data["policies"] == ["ismcts:iterations=5", "greedy"]
+
+
+def test_duel_logs_each_deal_pair_as_it_is_played(capsys, tmp_path):
+    log = tmp_path / "pairs.jsonl"
+    code, out, _ = _run(capsys, "duel", "greedy", "random", "--deals", "3", "--json",
+                        "--log", str(log))
+    lines = [__import__("json").loads(line) for line in log.read_text().splitlines()]
+    assert code == 0 and [pair["seed"] for pair in lines] == [0, 1, 2]
+    assert all(len(pair["diffs"]) == 2 for pair in lines)
