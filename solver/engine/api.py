@@ -409,45 +409,12 @@ class State:
         ``rng``: a seed or a ``numpy.random.Generator``. Known cards stay with
         their holders; hand, packet and stock sizes are kept.
         """
-        rng = np.random.default_rng(rng)
+        from solver.engine.determinize import determinize   # the one dealing of hidden cards
+
+        seed = int(np.random.default_rng(rng).integers(0, 1 << 48))
         array = self.array.copy()
-        cards = np.repeat(np.arange(L.KINDS), self.unseen(seat))
-        rng.shuffle(cards)
-        if self.game.rules.red_threes_out:
-            # threes: a red three is never in a hand; the hands take the first unseen cards
-            # that are not, the packets and the stock the rest, shuffled again
-            hidden = sum(int(array[L.HANDS + o * L.KINDS:L.HANDS + (o + 1) * L.KINDS].sum()
-                             - array[L.KNOWN + o * L.KINDS:L.KNOWN + (o + 1) * L.KINDS].sum())
-                         for o in range(self.game.players) if o != seat)
-            red = np.isin(cards, L.RED_THREE_KINDS)
-            plain = np.flatnonzero(~red)
-            first = cards[plain[:hidden]]
-            rest = np.concatenate([cards[plain[hidden:]], cards[red]])
-            rng.shuffle(rest)
-            cards = np.concatenate([first, rest])
-        position = 0
-        for other in range(self.game.players):
-            if other == seat:
-                continue
-            start = L.HANDS + other * L.KINDS
-            known = array[L.KNOWN + other * L.KINDS:L.KNOWN + (other + 1) * L.KINDS]
-            hidden = int(array[start:start + L.KINDS].sum() - known.sum())
-            array[start:start + L.KINDS] = known
-            np.add.at(array[start:start + L.KINDS], cards[position:position + hidden], 1)
-            position += hidden
-        for packet in range(int(array[L.PACKET_N])):
-            if array[L.PACKET_USED + packet]:
-                continue
-            start = L.PACKETS + packet * L.KINDS
-            size = int(array[L.PACKET_SIZE + packet])
-            array[start:start + L.KINDS] = 0
-            np.add.at(array[start:start + L.KINDS], cards[position:position + size], 1)
-            position += size
-        stock = int(array[L.STOCK_N])
-        array[L.STOCK:L.STOCK + stock] = cards[position:position + stock]
-        position += stock
-        assert position == len(cards)
-        array[L.RNG] = int(rng.integers(0, 1 << 48))
+        determinize(array, self.game.engine.array, seat,
+                    np.array([core.seed_rng(seed)], dtype=np.int64))
         return State(self.game, array, self.seed, self.dealer, self.history)
 
     def __str__(self) -> str:

@@ -36,7 +36,6 @@ class EngineRules(NamedTuple):
 MAX_JOKERS = 6          # a meld key counts jokers in 3 bits; the kernels' MAX_DEPTH fits 6
 MAX_VULNERABILITY = L.R_VULN_MAX     # (threshold, minimum) pairs
 
-MISSING: tuple[tuple[str, str], ...] = ()    # (RuleSet field, rule) the engine lacks: none
 
 
 def check_supported(rules: RuleSet, players: int) -> None:
@@ -49,11 +48,6 @@ def check_supported(rules: RuleSet, players: int) -> None:
         raise InvalidRulesError(f"rules must be a RuleSet or a preset name, got {rules!r:.60}")
     if isinstance(players, bool) or players not in (2, 3, 4, 6):
         raise EngineUnsupportedError(f"players must be 2, 3, 4 or 6, got {players!r}")
-    for field, rule in MISSING:
-        if getattr(rules, field):
-            raise EngineUnsupportedError(
-                f"rule set {rules.name!r} needs {rule}, which the engine does not implement yet "
-                "(supported: every preset)")
     rules.check_deal(players)          # InvalidRulesError: the deal does not fit the decks
     check_capacity(rules, players)
 

@@ -2,7 +2,7 @@
 
 Modules, one concern each: :mod:`~solver.search.tree` (the arrays),
 :mod:`~solver.search.decisions` (what is chosen, and how it expands into engine actions),
-:mod:`~solver.search.determinize`, :mod:`~solver.search.select` (UCB1 with availability,
+:mod:`~solver.engine.determinize`, :mod:`~solver.search.select` (UCB1 with availability,
 backup), :mod:`~solver.search.loop` (the numba iteration), :mod:`~solver.search.search`
 (budgets, workers, statistics) and :mod:`~solver.search.player`.
 """

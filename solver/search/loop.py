@@ -15,7 +15,7 @@ from solver.engine import layout as L
 from solver.engine.core import apply_action, end_round
 from solver.engine.policies import greedy_action, random_action
 from solver.search.decisions import apply_decision, available
-from solver.search.determinize import determinize
+from solver.engine.determinize import determinize
 from solver.search.select import backup, expand, row_of, select
 from solver.search.tree import MAX_CHILDREN, NO_NODE, NO_ROW
 

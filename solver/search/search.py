@@ -15,7 +15,7 @@ import numpy as np
 
 from solver.engine import core
 from solver.engine import layout as L
-from solver.engine.api import MAX_SEED, decode
+from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
 from solver.search.loop import EPSILON, EXPLORATION, OPTIONS, SCALE, iterate
@@ -262,9 +262,5 @@ def decision_name(state, code: int, actions=None) -> str:
     return state.action_to_string(code)
 
 
-def is_plan(code: int) -> bool:
-    return code in (D.LAY_BEST, D.LAY_NONE)
-
-
-__all__ = ["Decision", "SearchError", "SearchResult", "available_decisions", "decode",
+__all__ = ["Decision", "SearchError", "SearchResult", "available_decisions",
            "expansion", "search"]
