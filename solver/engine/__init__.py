@@ -13,7 +13,12 @@ import os
 
 _DEPENDENCIES = ("core.py", "basics.py", "deal.py", "pile.py", "melding.py", "discard.py",
                  "ending.py", "turn.py", "policies.py", "playout.py", "layout.py", "checks.py",
-                 os.path.join("..", "..", "kernels", "partition_numba.py"))
+                 "determinize.py",
+                 os.path.join("..", "..", "kernels", "partition_numba.py"),
+                 *(os.path.join("..", "search", name) for name in
+                   ("decisions.py", "select.py", "loop.py", "tree.py")))
+# the compiled search calls the engine: its cached machine code goes stale with it
+_CACHES = ("__pycache__", os.path.join("..", "search", "__pycache__"))
 
 
 def sources_digest() -> str | None:
@@ -46,9 +51,10 @@ def _refresh_numba_cache() -> None:
         pass
     try:
         os.makedirs(cache, exist_ok=True)
-        for name in os.listdir(cache):
-            if name.endswith((".nbi", ".nbc")):
-                os.remove(os.path.join(cache, name))
+        for folder in (os.path.join(here, name) for name in _CACHES):
+            for name in os.listdir(folder) if os.path.isdir(folder) else ():
+                if name.endswith((".nbi", ".nbc")):
+                    os.remove(os.path.join(folder, name))
         with open(stamp, "w") as handle:
             handle.write(digest)
     except OSError:

@@ -25,8 +25,10 @@ PARTS = {
     "rules": "the rules (legal moves, applying a move)",
     "greedy": "the greedy player",
     "playout": "the playout kernel (simulate)",
+    "search": "the ISMCTS search (analyze, hint, ismcts players)",
 }
-NEEDS = {"play": ("rules", "greedy"), "simulate": ("rules", "greedy", "playout"),
+NEEDS = {"play": ("rules", "greedy", "search"),
+         "simulate": ("rules", "greedy", "playout", "search"),
          "replay": ("rules",), "numba backend": ("kernels",)}
 
 
@@ -94,6 +96,10 @@ def _compile(part: str) -> None:
         scores = np.zeros((1, game.entities), dtype=np.int64)
         wins = np.zeros(1, dtype=np.int64)
         play_many(*game.engine, codes, 0, 1, 0, 1, scores, wins)
+    elif part == "search":
+        from solver.search import search
+
+        search(state, iterations=2, seed=0)
     else:
         raise KeyError(part)
 
