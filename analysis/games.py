@@ -33,6 +33,9 @@ def add_game_commands(commands, add_rules_arguments) -> None:
                       help="the computer players: greedy (default), random, ismcts or "
                            "ismcts:iterations=N,seconds=S")
     play.add_argument("--match", action="store_true", help="play rounds until the target")
+    play.add_argument("--coach", action="store_true",
+                      help="after each of your decisions, say whether it lost points and "
+                           "what was better (a short search)")
     play.add_argument("--save", metavar="FILE",
                       help="write the game's JSON record here (checked before the game starts)")
     play.add_argument("--resume", metavar="FILE",

@@ -3,7 +3,9 @@
 The screen shows the table with its biribas marked, the card just drawn,
 the legal moves in groups with their points, and takes a move by number,
 by its text, or as a meld typed in any card order. A refused move gets the
-engine's reason. ``hint`` asks the greedy player; ``q`` or Ctrl-C leaves,
+engine's reason. ``hint`` asks the greedy player and the search; ``--coach`` says
+after each of the person's decisions whether it lost points and what was better;
+``q`` or Ctrl-C leaves,
 and the record is saved (``--save``) whatever way the game ends; ``--resume``
 continues a saved game.
 """
@@ -67,7 +69,7 @@ def cmd_play(args) -> int:
                  for seat in range(game.players) if seat != args.seat}
     outcome = 0
     try:
-        left = _play(state, args.seat, computers)
+        left = _play(state, args.seat, computers, coach=args.coach)
         if left:
             _say("game left")
     except KeyboardInterrupt:
@@ -90,17 +92,23 @@ def cmd_play(args) -> int:
     return outcome
 
 
-def _play(state, seat: int, computers) -> bool:
+def _play(state, seat: int, computers, coach: bool = False) -> bool:
     """Play until the game ends (False) or the player leaves (True)."""
     taken: list[str] = []
+    play_start = None           # where the person's play phase began (the coach's window)
     while not state.is_terminal():
         current = state.current_player()
+        index = len(state.history)
+        pickup = state.phase == "draw"
         if current == seat:
             action = _human_turn(state, seat, taken)
             if action is None:
                 return True
+            if not pickup and play_start is None:
+                play_start = index
         else:
             action = computers[current].choose(state)
+            play_start = None
         text = state.action_to_string(action)
         if text == "pile" and current == seat:
             taken = [str(card) for card in _pile_cards(state)]
@@ -111,11 +119,26 @@ def _play(state, seat: int, computers) -> bool:
         state.apply_action(action)
         if current != seat:
             _say(f"seat {current}: {text}")
+        elif coach and (pickup or discard):
+            _coach(state, seat, index if pickup else play_start, index)
+        if discard and current == seat:
+            play_start = None
         if ended.phase == "round_over":
             _round_summary(ended)
         if discard:
             taken = []
     return False
+
+
+def _coach(state, seat: int, first: int, last: int) -> None:
+    """The coach's words on the decisions just made (a short search each)."""
+    from analysis.review import coach
+
+    try:
+        for line in coach(state, seat, first, last):
+            _say(line)
+    except BiribaError as error:     # the game goes on whatever the coach says
+        _say(f"  coach: no verdict ({error})")
 
 
 def _pile_cards(state):

@@ -169,6 +169,35 @@ def _summary(found, seats) -> dict:
     return summary
 
 
+COACH_ITERATIONS = 300
+
+
+def coach(state, seat: int, first: int, last: int, iterations: int = COACH_ITERATIONS,
+          seed: int = 0) -> list[str]:
+    """The coach's words on ``seat``'s decisions that start at the action indices
+    ``first``..``last`` of ``state.history`` (the game so far): one line per decision with
+    a choice, saying whether it lost points and what was better (a short search each)."""
+    found = review(state, [seat], iterations=iterations, seed=seed,
+                   between=(first, last)).decisions
+    lines = []
+    for d in found:
+        if d.grade:
+            lines.append(f"  coach: {d.played} was {_article(d.grade)} {d.grade}: it loses "
+                         f"{d.loss:.0f} points against {d.best} ({d.best_mean:+.0f} against "
+                         f"{d.played_mean:+.0f} expected)")
+        elif d.loss > 0:
+            lines.append(f"  coach: {d.played}: {d.best} was a little better "
+                         f"({d.loss:.0f} points)")
+        else:
+            lines.append(f"  coach: {d.played}: good" + (
+                "" if d.played == d.best else f" (as good as {d.best} within the noise)"))
+    return lines
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
 def plot(result: Review, path: str, seat: int | None = None) -> None:
     """An equity chart: the reviewed player's expected round-score difference after each
     decision, errors marked by grade."""

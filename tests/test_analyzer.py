@@ -157,6 +157,18 @@ def test_review_grades_a_joker_thrown_away_as_a_blunder():
     assert result.summary["0"]["blunder"] == 1
 
 
+def test_the_coach_calls_a_joker_thrown_away_a_blunder_and_names_the_better_move():
+    from analysis.review import coach
+    from solver.engine.api import Game
+
+    final, thrown = _joker_thrown_away()
+    state = Game(2).new_initial_state(2)
+    for action in final.history[:thrown + 1]:        # the game as it stood after the throw
+        state.apply_action(action)
+    [line] = coach(state, 0, thrown, thrown)
+    assert "discard JK was a blunder" in line and "against discard" in line
+
+
 def test_biriba_review_prints_json_and_writes_a_png_chart(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     from solver.engine import records

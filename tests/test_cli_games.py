@@ -61,6 +61,20 @@ def test_play_in_the_terminal_then_replay(capsys, monkeypatch, tmp_path):
     assert data["actions"] >= 2 and data["terminal"] is False
 
 
+def test_play_with_the_coach_judges_each_decision(capsys, monkeypatch):
+    # a pickup, then a discard: the coach speaks after the pickup and after the turn's
+    # last decision (the discard), never about the computer's moves
+    answers = iter(["draw", "0", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code, out, _ = run(capsys, "play", "--players", "2", "--seed", "3", "--coach")
+    assert code == 0
+    lines = [line for line in out.splitlines() if "coach:" in line]
+    assert len(lines) == 2
+    assert lines[0].strip().startswith("coach: draw")
+    # seat 1 takes the pile and lays the ace: the coach saw it coming
+    assert "discard AS was a blunder" in lines[1] and "against discard" in lines[1]
+
+
 def test_play_ends_quietly_at_end_of_input(capsys, monkeypatch):
     def no_more(prompt=""):
         raise EOFError
