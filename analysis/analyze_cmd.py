@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from analysis.analyzer import (
+    DEFAULT_WORKERS,
     Position,
     analyze,
     build_state,
@@ -36,10 +38,15 @@ def add_analyze_command(commands, add_rules_arguments) -> None:
     parser.add_argument("--stock", type=int, help="cards in the stock")
     parser.add_argument("--packets-taken", action="append", type=int, default=[],
                         metavar="TEAM", help="a team that took its packet, repeatable")
-    parser.add_argument("--seconds", type=float, help="search time (default 2)")
+    parser.add_argument("--seconds", type=float,
+                        help="seconds for the whole analysis (default 2; the search gets "
+                             "what is left after the position is set up)")
     parser.add_argument("--iterations", type=int, help="search iterations instead of time")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
+                        help=f"search processes (default {DEFAULT_WORKERS}; the same "
+                             "number on every machine, so --iterations with --seed gives "
+                             "the same answer everywhere)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(handler=cmd_analyze)
 
@@ -80,19 +87,28 @@ def _target(args):
     return load_position(args.file)
 
 
+def _bar(share: float) -> None:
+    width = 30
+    filled = int(width * share)
+    sys.stderr.write(f"\rsearching [{'#' * filled}{'.' * (width - filled)}] {share:4.0%}")
+    sys.stderr.flush()
+
+
 def cmd_analyze(args) -> int:
     from solver.engine.warm import ensure_compiled
     from solver.search.search import check_budget
 
+    started = time.perf_counter()               # the budget is the command's
     target = _target(args)
     check_budget(args.iterations, args.seconds, args.workers)
     if isinstance(target, Position):
         target = build_state(target, args.seed)      # refuses an impossible position now
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
-    if not args.json:
-        print("searching ...", file=sys.stderr, flush=True)
+    bar = None if args.json else _bar
     result = analyze(target, iterations=args.iterations, seconds=args.seconds,
-                     seed=args.seed, workers=args.workers)
+                     seed=args.seed, workers=args.workers, started=started, progress=bar)
+    if bar is not None:
+        sys.stderr.write("\n")
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -29,9 +30,13 @@ from solver.engine.positions import position as make_position
 from solver.errors import ImpossiblePositionError
 from solver.optimizer import Config, Instance, optimize_laydown
 from solver.search import search
-from solver.search.search import expansion
+from solver.search.search import decision_name, expansion
 
 DEFAULT_SECONDS = 2.0
+DEFAULT_WORKERS = 2     # root parallelism: two processes (fixed, not the machine's cores)
+REFINE = 0.5        # the budget's share that narrows the top two decisions' intervals
+NAMING_SECONDS = 0.05   # kept back from a time budget for naming the decisions
+MIN_SEARCH_SHARE = 0.25  # of a time budget, the search gets at least this much
 POSITION_KEYS = ("rules", "options", "players", "seat", "phase", "hand", "table", "pile",
                  "trump", "opened", "scores", "hand_sizes", "stock", "packets_taken")
 
@@ -189,16 +194,37 @@ class Analysis(NamedTuple):
 
 
 def analyze(target, iterations: int | None = None, seconds: float | None = None,
-            seed: int = 0, workers: int = 1) -> Analysis:
+            seed: int = 0, workers: int = DEFAULT_WORKERS,
+            started: float | None = None, progress=None) -> Analysis:
     """Analyze a :class:`Position` (or an engine State): the best lay-down now and every
-    decision of the phase, ranked. Default budget: 2 seconds."""
+    decision of the phase, ranked. A time budget (default 2 seconds) is the whole
+    analysis: the search gets what is left after the position is set up (at least a
+    quarter of it), counted from ``started`` (a ``time.perf_counter()`` reading; default:
+    now); half the search refines the top two decisions (``REFINE``). Two worker
+    processes by default; ``progress`` (a function of the share done) is told how far the
+    search is."""
+    started = time.perf_counter() if started is None else started
     if iterations is None and seconds is None:
         seconds = DEFAULT_SECONDS
     state = build_state(target, seed) if isinstance(target, Position) else target
     if state.is_terminal():
         raise ImpossiblePositionError("the round is over: there is nothing to decide")
     seat = state.current_player()
-    result = search(state, iterations=iterations, seconds=seconds, seed=seed, workers=workers)
+    if seconds is not None:     # the whole analysis takes ``seconds``: the search the rest
+        spent = time.perf_counter() - started
+        seconds = max(seconds - spent - NAMING_SECONDS, seconds * MIN_SEARCH_SHARE)
+    prepared = {}
+
+    def meanwhile():            # while the workers search: the lay-down, and the naming's
+        prepared["laydown"] = best_laydown(state)        # compiled code loaded
+        from solver.search.search import available_decisions
+
+        first = available_decisions(state)[0]
+        decision_name(state, first, expansion(state, first))
+
+    result = search(state, iterations=iterations, seconds=seconds, seed=seed, workers=workers,
+                    refine=REFINE, meanwhile=meanwhile, progress=progress)
+    laydown = prepared["laydown"]
     best = result.decisions[0]
     decisions = []
     for decision in result.decisions:
@@ -213,8 +239,8 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
             "loss": best.mean_points - decision.mean_points, "visits": decision.visits,
             "plan": plan,
         })
-    return Analysis(state.phase, seat, best_laydown(state), decisions,
-                    reason(state, result), result.iterations, result.seconds)
+    return Analysis(state.phase, seat, laydown, decisions, reason(state, result),
+                    result.iterations, time.perf_counter() - started)
 
 
 def label(decision) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from typing import NamedTuple
 
@@ -62,8 +63,13 @@ def grade(loss: float) -> str:
 
 def review(state, seats=None, iterations: int | None = None, seconds: float | None = None,
            seed: int = 0, workers: int = 1, progress=None, between=None) -> Review:
-    """Review the game whose final state (with its history) is ``state``; ``between``
-    (first, last) limits it to the decisions starting at those action indices."""
+    """Review the game whose final state (with its history) is ``state``, or the saved
+    record at that path; ``between`` (first, last) limits it to the decisions starting at
+    those action indices."""
+    if isinstance(state, (str, os.PathLike)):
+        from solver.engine import records
+
+        state = records.load(state)
     game = state.game
     seats = list(range(game.players)) if seats is None else list(seats)
     history = list(state.history)

@@ -182,6 +182,8 @@ def test_biriba_review_prints_json_and_writes_a_png_chart(capsys, tmp_path):
     assert code == 0
     data = json.loads(out)
     assert data["summary"]["1"]["decisions"] == len(data["decisions"]) > 10
+    from analysis.review import review       # the Python API takes the record's path too
+    assert review(path, seats=[1], iterations=8).to_dict() == data
     header = chart.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(header[16:20], "big") == 800      # 8 x 4 inches at 100 dpi

@@ -22,11 +22,14 @@ from solver.search.tree import MAX_CHILDREN, NO_NODE, NO_ROW
 MAX_DEPTH = 4096            # decision points on one path (a round has a few hundred)
 MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few hundred)
 # options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
-# points that scale a round-score difference into a reward
+# points that scale a round-score difference into a reward, and the root slot every
+# iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
-OPTIONS = 3
+FORCE_SLOT = 3
+OPTIONS = 4
+NO_FORCE = -1.0
 
 
 @njit(cache=True)
@@ -106,6 +109,8 @@ def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, o
                 continue
             row = row_of(tree, node)
             slot = select(tree, row, decisions, n, options[EXPLORATION]) if row != NO_ROW else -1
+            if depth == 0 and options[FORCE_SLOT] >= 0.0:
+                slot = np.int64(options[FORCE_SLOT])   # availability counted by select
             if slot < 0:
                 break                          # no room: roll out from here
             path_rows[depth] = row

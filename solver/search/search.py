@@ -18,13 +18,15 @@ from solver.engine import layout as L
 from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
-from solver.search.loop import EPSILON, EXPLORATION, OPTIONS, SCALE, iterate
+from solver.search.loop import (EPSILON, EXPLORATION, FORCE_SLOT, NO_FORCE, OPTIONS, SCALE,
+                                iterate)
 from solver.search.tree import new_tree
 
 DEFAULT_ITERATIONS = 400
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 3600.0
 MAX_WORKERS = 64
+MAX_REFINE = 0.9
 CHUNK = 16                      # iterations per numba call under a time budget
 EXPLORATION_DEFAULT = 0.7       # on rewards of a round-score difference / SCALE_DEFAULT
 SCALE_DEFAULT = 500.0
@@ -108,13 +110,20 @@ def default_stage(state) -> int:
 def search(state, seat: int | None = None, iterations: int | None = None,
            seconds: float | None = None, seed: int = 0, workers: int = 1,
            exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
-           scale: float = SCALE_DEFAULT, stage: int | None = None) -> SearchResult:
+           scale: float = SCALE_DEFAULT, stage: int | None = None,
+           refine: float = 0.0, meanwhile=None, progress=None) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``.
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
     budget is given) and ``seconds`` bound the search, each per worker; with both, the
     first reached stops it. ``workers`` processes search apart (seeds ``seed + w``) and
     their root statistics are merged. Deterministic for an iteration budget and a seed.
+
+    ``refine`` (0..0.9) is the share of the budget spent, after the bandit's search, on
+    the two most visited root decisions alone, always the one with fewer visits, so both
+    end with about equal visits and narrow intervals (the analyzer's use: its figures are
+    estimates to compare, not only a choice). The two then come first, the better mean
+    first; the rest follow most visited first.
     """
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
     if state.is_terminal():
@@ -128,61 +137,187 @@ def search(state, seat: int | None = None, iterations: int | None = None,
             or not 0 <= seed <= MAX_SEED:
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
     check_options(exploration, epsilon, scale)
+    if isinstance(refine, bool) or not isinstance(refine, (int, float)) \
+            or not 0.0 <= refine <= MAX_REFINE:
+        raise OutOfRangeError(f"refine must be in [0, {MAX_REFINE:g}], got {refine!r}")
     stage = default_stage(state) if stage is None else stage
+    if refine and len(_available(state, stage)) < 2:
+        refine = 0.0                            # a forced move: nothing to compare
     options = np.zeros(OPTIONS, dtype=np.float64)
     options[EXPLORATION], options[EPSILON], options[SCALE] = exploration, epsilon, scale
+    options[FORCE_SLOT] = NO_FORCE
     started = time.perf_counter()
     if workers == 1:
+        if meanwhile is not None:
+            meanwhile()
         rows = [_run(state.array, state._args(), seat, stage, iterations, seconds, seed,
-                     options)]
+                     options, refine, progress)]
     else:
-        rows = _run_workers(state, seat, stage, iterations, seconds, seed, options, workers)
-    return _result(state, stage, rows, time.perf_counter() - started)
+        rows = _run_workers(state, seat, stage, iterations, seconds, seed, options, workers,
+                            refine, meanwhile, progress)
+    if progress is not None:
+        progress(1.0)
+    return _result(state, stage, rows, time.perf_counter() - started, refine > 0)
 
 
-def _run(array, args, seat, stage, iterations, seconds, seed, options):
-    """One worker's search: (decision, visits, avail, reward, points, squares, iterations,
-    actions) of the root row."""
-    capacity = iterations if iterations is not None else int(min(seconds * 5000, 200_000))
-    tree = new_tree(capacity + 1)
-    rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
-    done = 0
-    actions = 0
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    target = iterations if iterations is not None else capacity
-    while done < target:
-        step = target - done if deadline is None else min(CHUNK, target - done)
-        actions += iterate(array, *args, seat, stage, tree, step, rng, options)
-        done += step
-        if deadline is not None and time.perf_counter() >= deadline:
-            break
-    used = int(tree.used[0])
-    return (tree.decision[0, :used].copy(), tree.visits[0, :used].copy(),
-            tree.avail[0, :used].copy(), tree.reward[0, :used].copy(),
-            tree.points[0, :used].copy(), tree.squares[0, :used].copy(),
-            tree.wins[0, :used].copy(), done, int(actions))
+class _Worker:
+    """One worker's tree and counters: the bandit's phase, then the refinement's."""
+
+    def __init__(self, array, args, seat, stage, iterations, seconds, seed, options, refine):
+        self.array, self.args, self.seat, self.stage = array, args, seat, stage
+        self.options = options
+        self.seconds = seconds
+        capacity = iterations if iterations is not None else int(min(seconds * 5000,
+                                                                     200_000))
+        self.tree = new_tree(capacity + 1)
+        self.rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
+        self.done = 0
+        self.actions = 0
+        self.started = time.perf_counter()
+        self.target = iterations if iterations is not None else capacity
+        self.refine = refine
+        self.progress = None                   # a function of the share done (0..1)
+        self.reported = self.started
+
+    def tick(self):
+        """Tell ``progress`` the share done, at most ten times a second."""
+        if self.progress is None:
+            return
+        now = time.perf_counter()
+        if now - self.reported >= 0.1:
+            self.reported = now
+            share = self.done / self.target
+            if self.seconds is not None:
+                share = max(share, (now - self.started) / self.seconds)
+            self.progress(min(share, 1.0))
+
+    def _until(self, target, share, options, chunk):
+        deadline = None if self.seconds is None else self.started + self.seconds * share
+        while self.done < target:
+            step = target - self.done if deadline is None and chunk is None \
+                and self.progress is None else min(CHUNK, target - self.done)
+            self.actions += iterate(self.array, *self.args, self.seat, self.stage,
+                                    self.tree, step, self.rng, options(self))
+            self.done += step
+            self.tick()
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+
+    def bandit(self):
+        self._until(self.target - int(self.target * self.refine), 1.0 - self.refine,
+                    lambda _: self.options, None)
+
+    def top_two(self) -> list[int]:
+        """The codes of the two most visited root decisions (by this worker)."""
+        used = int(self.tree.used[0])
+        order = np.argsort(-self.tree.visits[0, :used], kind="stable")[:2]
+        return [int(self.tree.decision[0, j]) for j in order]
+
+    def refine_on(self, codes):
+        """The rest of the budget on the root decisions ``codes``, the one with fewer
+        visits each time, so both end with about as many. (Pairing them on the same
+        determinization, common random numbers, was measured and gained nothing: see
+        benchmarks/README.md.)"""
+        used = int(self.tree.used[0])
+        slots = [j for j in range(used) if int(self.tree.decision[0, j]) in codes]
+        if len(slots) < 2:
+            return
+        forced = self.options.copy()
+
+        def options(worker):
+            visits = worker.tree.visits[0]
+            forced[FORCE_SLOT] = float(min(slots, key=lambda j: (visits[j], j)))
+            return forced
+
+        self._until(self.target, 1.0, options, CHUNK)
+
+    def root(self):
+        """(decision, visits, avail, reward, points, squares, wins, iterations, actions) of
+        the root row."""
+        tree = self.tree
+        used = int(tree.used[0])
+        return (tree.decision[0, :used].copy(), tree.visits[0, :used].copy(),
+                tree.avail[0, :used].copy(), tree.reward[0, :used].copy(),
+                tree.points[0, :used].copy(), tree.squares[0, :used].copy(),
+                tree.wins[0, :used].copy(), self.done, int(self.actions))
 
 
-def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers):
+def _run(array, args, seat, stage, iterations, seconds, seed, options, refine=0.0,
+         progress=None):
+    """One worker's whole search: its root row (see ``_Worker.root``)."""
+    worker = _Worker(array, args, seat, stage, iterations, seconds, seed, options, refine)
+    worker.progress = progress
+    worker.bandit()
+    if refine and int(worker.tree.used[0]) >= 2:
+        worker.refine_on(worker.top_two())
+    return worker.root()
+
+
+def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers, refine,
+                 meanwhile=None, progress=None):
+    """Root parallelism over forked processes. With ``refine`` the workers agree on the two
+    decisions to refine: each sends its root visits after the bandit's phase, and all
+    refine the two most visited over all workers."""
     import multiprocessing
 
-    global _FORKED_ARGS
-    _FORKED_ARGS = state._args()              # the rule arrays, inherited by the workers
-    jobs = [(state.array, seat, stage, iterations, seconds, seed + w, options)
-            for w in range(workers)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return pool.map(_forked, jobs)
+    context = multiprocessing.get_context("fork")
+    args = state._args()
+    # load the compiled loop here, once, before forking: else every worker loads it on
+    # its own clock (about 0.3 s of a first search's budget)
+    iterate(state.array, *args, seat, stage, new_tree(2), 0,
+            np.zeros(1, dtype=np.int64), options)
+    links, processes = [], []
+    for w in range(workers):
+        mine, theirs = context.Pipe()
+        process = context.Process(target=_worker_main, daemon=True, args=(
+            theirs, state.array, args, seat, stage, iterations, seconds, seed + w, options,
+            refine))
+        process.start()
+        theirs.close()
+        links.append(mine)
+        processes.append(process)
+    started = time.perf_counter()
+
+    def receive(link):          # the worker's next message; the clock's share meanwhile
+        while not link.poll(0.1):
+            if progress is not None and seconds is not None:
+                progress(min((time.perf_counter() - started) / seconds, 1.0))
+        return link.recv()
+
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        visits: dict[int, int] = {}
+        for link in links:
+            for code, count in receive(link):
+                visits[code] = visits.get(code, 0) + count
+        pair = sorted(visits, key=lambda code: -visits[code])[:2] if refine else []
+        for link in links:
+            link.send(pair)
+        return [receive(link) for link in links]
+    except EOFError:
+        raise SearchError("a search worker stopped without an answer") from None
+    finally:
+        for process in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
 
 
-_FORKED_ARGS = None
+def _worker_main(link, array, args, seat, stage, iterations, seconds, seed, options, refine):
+    worker = _Worker(array, args, seat, stage, iterations, seconds, seed, options, refine)
+    worker.bandit()
+    used = int(worker.tree.used[0])
+    link.send([(int(worker.tree.decision[0, j]), int(worker.tree.visits[0, j]))
+               for j in range(used)])
+    pair = link.recv()
+    if pair:
+        worker.refine_on(pair)
+    link.send(worker.root())
+    link.close()
 
 
-def _forked(job):
-    array, seat, stage, iterations, seconds, seed, options = job
-    return _run(array, _FORKED_ARGS, seat, stage, iterations, seconds, seed, options)
-
-
-def _result(state, stage, rows, seconds) -> SearchResult:
+def _result(state, stage, rows, seconds, refined=False) -> SearchResult:
     merged: dict[int, list] = {}
     order: list[int] = []
     total_iterations = 0
@@ -216,6 +351,8 @@ def _result(state, stage, rows, seconds) -> SearchResult:
                               (mean - half, mean + half), wins / visits if visits else 0.0,
                               tuple(actions)))
     found.sort(key=lambda d: (-d.visits, -d.mean_points))
+    if refined and len(found) >= 2:             # the two refined ones, the better first
+        found[:2] = sorted(found[:2], key=lambda d: -d.mean_points)
     if not found:                               # a forced move: nothing was searched
         legal = _available(state, stage)
         code = legal[0]
