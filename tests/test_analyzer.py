@@ -91,6 +91,9 @@ def test_analyze_from_flags_prints_a_table(capsys):
                           "0:5H 6H 7H", "--pile", "3D 7S QS", "--players", "2",
                           "--hand-sizes", "7,11", "--opened", "0", "--iterations", "60")
     assert code == 0 and "decision" in out and "why:" in out and "*" in out
+    assert "searching [" in err and "100%" in err          # the progress bar, on stderr
+    # two workers by default, 60 iterations each; refined, the top two come first
+    assert "120 iterations" in out
 
 
 @pytest.mark.parametrize("argv, needle", [
