@@ -188,9 +188,9 @@ def coach(state, seat: int, first: int, last: int, iterations: int = COACH_ITERA
     lines = []
     for d in found:
         if d.grade:
-            lines.append(f"  coach: {d.played} was {_article(d.grade)} {d.grade}: it loses "
-                         f"{d.loss:.0f} points against {d.best} ({d.best_mean:+.0f} against "
-                         f"{d.played_mean:+.0f} expected)")
+            lines.append(f"  coach: {d.played} was {_article(d.grade)} {d.grade}, "
+                         f"{d.loss:.0f} points lost: {d.best} was better "
+                         f"({d.best_mean:+.0f} points expected, yours {d.played_mean:+.0f})")
         elif d.loss > 0:
             lines.append(f"  coach: {d.played}: {d.best} was a little better "
                          f"({d.loss:.0f} points)")

@@ -169,7 +169,7 @@ def test_the_coach_calls_a_joker_thrown_away_a_blunder_and_names_the_better_move
     for action in final.history[:thrown + 1]:        # the game as it stood after the throw
         state.apply_action(action)
     [line] = coach(state, 0, thrown, thrown)
-    assert "discard JK was a blunder" in line and "against discard" in line
+    assert "discard JK was a blunder" in line and "points lost: discard" in line
 
 
 def test_biriba_review_prints_json_and_writes_a_png_chart(capsys, tmp_path):
