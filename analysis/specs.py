@@ -1,8 +1,9 @@
 """Player specifications for the command line: ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``.
 
 Players: ``random``, ``greedy`` (both also run inside the playout kernel), ``ismcts``
-with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon`` and
-``scale`` (``ismcts:iterations=400``, ``ismcts:seconds=0.5,workers=2``), and ``openspiel``
+with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon``,
+``scale`` and ``cutoff`` (``ismcts:iterations=400``, ``ismcts:seconds=0.5,workers=2``), and
+``openspiel``
 (OpenSpiel's ISMCTSBot with random rollouts; options ``simulations``, ``uct_c``; the optional
 extra). A bad specification raises :class:`PlayerSpecError` quoting it.
 """
@@ -17,7 +18,7 @@ from solver.search import ISMCTSPlayer
 
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
-               "epsilon": float, "scale": float},
+               "epsilon": float, "scale": float, "cutoff": int},
     "openspiel": {"simulations": int, "uct_c": float},
 }
 

@@ -108,6 +108,20 @@ def test_refining_spends_the_rest_of_the_budget_on_the_top_two_decisions():
         search(state, iterations=10, refine=1.0)
 
 
+def test_a_rollout_cutoff_scores_the_round_as_it_stands():
+    state = _midround(seed=5)
+    full = search(state, iterations=100, seed=1)
+    cut = search(state, iterations=100, seed=1, cutoff=10)
+    again = search(state, iterations=100, seed=1, cutoff=10)
+    assert cut.to_dict()["decisions"] == again.to_dict()["decisions"]
+    # at most 10 rollout actions an iteration (plus the tree's own), far fewer than to the end
+    assert cut.actions < full.actions / 2
+    assert sorted(d.code for d in cut.decisions) == sorted(d.code for d in full.decisions)
+    for bad in (-1, 1.5, 10**9):
+        with pytest.raises(OutOfRangeError, match="cutoff"):
+            search(state, iterations=10, cutoff=bad)
+
+
 def test_two_workers_merge_their_root_statistics():
     state = _midround(seed=6)
     result = search(state, iterations=40, seed=1, workers=2)
@@ -198,6 +212,9 @@ def test_player_specifications_are_parsed_and_checked():
             parse_spec(text)
     with pytest.raises(OutOfRangeError, match="iterations"):
         parse_spec("ismcts:iterations=0")
+    assert parse_spec("ismcts:cutoff=20").make(0).cutoff == 20
+    with pytest.raises(OutOfRangeError, match="cutoff"):
+        parse_spec("ismcts:cutoff=-3")
 
 
 def test_duel_plays_duplicate_deals_and_reports_json(capsys):

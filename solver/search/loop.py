@@ -22,13 +22,15 @@ from solver.search.tree import MAX_CHILDREN, NO_NODE, NO_ROW
 MAX_DEPTH = 4096            # decision points on one path (a round has a few hundred)
 MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few hundred)
 # options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
-# points that scale a round-score difference into a reward, and the root slot every
-# iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it)
+# points that scale a round-score difference into a reward, the root slot every
+# iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it),
+# and the rollout's cut-off (engine actions, 0: to the end of the round)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
 FORCE_SLOT = 3
-OPTIONS = 4
+CUTOFF = 4
+OPTIONS = 5
 NO_FORCE = -1.0
 
 
@@ -53,11 +55,16 @@ def round_result(S, R, team_of, rewards, diffs, scale):
 
 
 @njit(cache=True)
-def rollout(S, R, sc, vals, runb, setb, buffer, rng, epsilon):
+def rollout(S, R, sc, vals, runb, setb, buffer, rng, epsilon, cutoff):
     """Play to the end of the round: the greedy policy, a random action with probability
-    ``epsilon``."""
-    for _ in range(MAX_ROLLOUT):
+    ``epsilon``. With a ``cutoff`` (> 0) the rollout stops after that many actions and the
+    round is scored as it stands (the static evaluation: the melds, less the cards in
+    hand and the packets not taken, no closing bonus)."""
+    for step in range(MAX_ROLLOUT):
         if S[L.PHASE] == L.ROUND_OVER or S[L.PHASE] == L.MATCH_OVER:
+            return
+        if cutoff > 0 and step >= cutoff:
+            end_round(S, R, vals, L.IDLE_OUT)
             return
         if epsilon > 0.0 and np.float64(rng_unit(rng)) < epsilon:
             action = random_action(S, R, sc, vals, runb, setb, buffer, rng)
@@ -127,7 +134,8 @@ def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, o
         for seat_index in range(R[L.R_PLAYERS]):
             team_of[seat_index] = S[L.TEAM_OF + seat_index]
         before = S[L.ACTIONS]
-        rollout(S, R, sc, vals, runb, setb, buffer, rng, options[EPSILON])
+        rollout(S, R, sc, vals, runb, setb, buffer, rng, options[EPSILON],
+                np.int64(options[CUTOFF]))
         played += S[L.ACTIONS] - before
         round_result(S, R, team_of, rewards, diffs, options[SCALE])
         backup(tree, path_rows, path_slots, path_seats, team_of, depth, rewards, diffs)

@@ -25,18 +25,20 @@ from solver.search.search import (
 class ISMCTSPlayer:
     """SO-ISMCTS with greedy rollouts. ``iterations`` and/or ``seconds`` per decision
     (default 400 iterations), ``seed`` (each decision's search uses seed + its number),
-    ``workers`` processes, ``exploration``, ``epsilon`` (random rollout actions)."""
+    ``workers`` processes, ``exploration``, ``epsilon`` (random rollout actions),
+    ``cutoff`` (rollout actions before the round is scored as it stands; 0: none)."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, workers: int = 1,
                  exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
-                 scale: float = SCALE_DEFAULT):
+                 scale: float = SCALE_DEFAULT, cutoff: int = 0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         check_budget(iterations, seconds, workers)
-        check_options(exploration, epsilon, scale)
+        check_options(exploration, epsilon, scale, cutoff)
+        self.cutoff = cutoff
         self.seed = int(seed)
         self.iterations, self.seconds, self.workers = iterations, seconds, workers
         self.exploration, self.epsilon, self.scale = exploration, epsilon, scale
@@ -63,7 +65,8 @@ class ISMCTSPlayer:
             result = search(state, iterations=self.iterations, seconds=self.seconds,
                             seed=(self.seed + self.searches) & ((1 << 63) - 1),
                             workers=self.workers, exploration=self.exploration,
-                            epsilon=self.epsilon, scale=self.scale, stage=stage)
+                            epsilon=self.epsilon, scale=self.scale, stage=stage,
+                            cutoff=self.cutoff)
             self.searches += 1
             self.search_seconds += result.seconds
             code = result.best.code

@@ -18,8 +18,8 @@ from solver.engine import layout as L
 from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
-from solver.search.loop import (EPSILON, EXPLORATION, FORCE_SLOT, NO_FORCE, OPTIONS, SCALE,
-                                iterate)
+from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MAX_ROLLOUT,
+                                NO_FORCE, OPTIONS, SCALE, iterate)
 from solver.search.tree import new_tree
 
 DEFAULT_ITERATIONS = 400
@@ -92,7 +92,7 @@ def check_budget(iterations, seconds, workers) -> tuple[int | None, float | None
     return iterations, seconds, int(workers)
 
 
-def check_options(exploration, epsilon, scale) -> None:
+def check_options(exploration, epsilon, scale, cutoff=0) -> None:
     """The search's options in range (OutOfRangeError)."""
     for name, value, low, high in (("exploration", exploration, 0.0, 100.0),
                                    ("epsilon", epsilon, 0.0, 1.0),
@@ -100,6 +100,10 @@ def check_options(exploration, epsilon, scale) -> None:
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not low <= value <= high:
             raise OutOfRangeError(f"{name} must be in [{low:g}, {high:g}], got {value!r}")
+    if isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) \
+            or not 0 <= cutoff <= MAX_ROLLOUT:
+        raise OutOfRangeError(f"cutoff must be an int in 0..{MAX_ROLLOUT} (0: roll out to "
+                              f"the end of the round), got {cutoff!r}")
 
 
 def default_stage(state) -> int:
@@ -111,7 +115,8 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            seconds: float | None = None, seed: int = 0, workers: int = 1,
            exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
            scale: float = SCALE_DEFAULT, stage: int | None = None,
-           refine: float = 0.0, meanwhile=None, progress=None) -> SearchResult:
+           refine: float = 0.0, meanwhile=None, progress=None,
+           cutoff: int = 0) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``.
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
@@ -136,7 +141,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
             or not 0 <= seed <= MAX_SEED:
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
-    check_options(exploration, epsilon, scale)
+    check_options(exploration, epsilon, scale, cutoff)
     if isinstance(refine, bool) or not isinstance(refine, (int, float)) \
             or not 0.0 <= refine <= MAX_REFINE:
         raise OutOfRangeError(f"refine must be in [0, {MAX_REFINE:g}], got {refine!r}")
@@ -146,6 +151,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     options = np.zeros(OPTIONS, dtype=np.float64)
     options[EXPLORATION], options[EPSILON], options[SCALE] = exploration, epsilon, scale
     options[FORCE_SLOT] = NO_FORCE
+    options[CUTOFF] = cutoff
     started = time.perf_counter()
     if workers == 1:
         if meanwhile is not None:
