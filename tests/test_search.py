@@ -87,12 +87,17 @@ def test_search_result_lists_every_root_decision_most_visited_first():
     assert result.to_dict()["best"] == best.name
 
 
+def _deterministic(state, **budget):
+    """The search with ``budget``, checked to give the same decisions a second time."""
+    result = search(state, **budget)
+    assert result.to_dict()["decisions"] == search(state, **budget).to_dict()["decisions"]
+    return result
+
+
 def test_refining_spends_the_rest_of_the_budget_on_the_top_two_decisions():
     state = _midround(seed=5)
     plain = search(state, iterations=150, seed=1)
-    refined = search(state, iterations=300, seed=1, refine=0.5)
-    again = search(state, iterations=300, seed=1, refine=0.5)
-    assert refined.to_dict()["decisions"] == again.to_dict()["decisions"]
+    refined = _deterministic(state, iterations=300, seed=1, refine=0.5)
     top = refined.decisions[:2]
     # the bandit's first 150 iterations are the plain search's; the other 150 go to
     # whichever of its two most visited decisions has fewer visits
@@ -111,9 +116,7 @@ def test_refining_spends_the_rest_of_the_budget_on_the_top_two_decisions():
 def test_a_rollout_cutoff_scores_the_round_as_it_stands():
     state = _midround(seed=5)
     full = search(state, iterations=100, seed=1)
-    cut = search(state, iterations=100, seed=1, cutoff=10)
-    again = search(state, iterations=100, seed=1, cutoff=10)
-    assert cut.to_dict()["decisions"] == again.to_dict()["decisions"]
+    cut = _deterministic(state, iterations=100, seed=1, cutoff=10)
     # at most 10 rollout actions an iteration (plus the tree's own), far fewer than to the end
     assert cut.actions < full.actions / 2
     assert sorted(d.code for d in cut.decisions) == sorted(d.code for d in full.decisions)
