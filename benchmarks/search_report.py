@@ -1,13 +1,14 @@
 """Speed of the ISMCTS search, for benchmarks/README.md.
 
     python -m benchmarks.search_report [--positions 20] [--iterations 400] [--players 4]
-                                       [--openspiel SIMULATIONS]
+                                       [--openspiel SIMULATIONS] [--cutoffs 40,20,10]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
 iterations per second with greedy rollouts to the end of the round and with random
 rollouts (``epsilon=1``: every rollout action uniform, as OpenSpiel's random-rollout
 evaluator), engine actions per iteration, and root parallelism (``workers=2`` against
-``workers=1``, iterations per second of wall time).
+``workers=1``, iterations per second of wall time); with ``--cutoffs``, the greedy
+rollouts' speed with each rollout cut-off too.
 """
 
 from __future__ import annotations
@@ -84,8 +85,11 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--openspiel", type=int, default=0, metavar="SIMULATIONS",
                         help="also time OpenSpiel's ISMCTSBot (the optional extra)")
+    parser.add_argument("--cutoffs", default="", metavar="N,N,...",
+                        help="also time greedy rollouts cut off after N engine actions")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    cutoffs = [int(n) for n in args.cutoffs.split(",") if n.strip()]
     states = positions(args.positions, args.players)
     search(states[0], iterations=20, seed=0)              # compile and warm
     search(states[0], iterations=4, seed=0, epsilon=1.0)
@@ -100,6 +104,8 @@ def main(argv=None) -> None:
         "random_rollouts_per_s": random_rate, "random_actions_per_iteration": random_actions,
         "workers_1_per_s": one, "workers_2_per_s": two, "workers_speedup": two / one,
     }
+    for cutoff in cutoffs:
+        figures[f"cutoff_{cutoff}"] = rate(states, args.iterations, cutoff=cutoff)
     if args.openspiel:
         figures["openspiel_per_s"] = openspiel_rate(states, args.openspiel)
         figures["random_rollouts_vs_openspiel"] = random_rate / figures["openspiel_per_s"]
@@ -114,6 +120,10 @@ def main(argv=None) -> None:
           f"actions per iteration)")
     print(f"workers=2: {two:,.0f} iterations/s against {one:,.0f} with workers=1 "
           f"({two / one:.2f}x)")
+    for cutoff in cutoffs:
+        per_s, actions = figures[f"cutoff_{cutoff}"]
+        print(f"greedy rollouts cut off after {cutoff} actions: {per_s:,.0f} iterations/s "
+              f"({actions:.0f} engine actions per iteration)")
     if args.openspiel:
         print(f"OpenSpiel's ISMCTSBot (random rollouts, through the pyspiel wrapper): "
               f"{figures['openspiel_per_s']:,.0f} simulations/s; ours with random rollouts "

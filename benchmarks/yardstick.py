@@ -75,8 +75,8 @@ def agreement(positions, decide, budgets=BUDGETS) -> list[dict]:
     return rows
 
 
-def _ours(state, budget):
-    return search(state, iterations=budget, seed=1).best.name
+def _ours(state, budget, cutoff=0):
+    return search(state, iterations=budget, seed=1, cutoff=cutoff).best.name
 
 
 def main(argv=None) -> None:
@@ -86,13 +86,16 @@ def main(argv=None) -> None:
     parser.add_argument("--long", type=int, default=10_000)
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
     parser.add_argument("--png", help="write the agreement curve here")
+    parser.add_argument("--cutoff", type=int, default=0,
+                        help="the search's rollout cut-off (0: to the end of the round)")
     args = parser.parse_args(argv)
     if args.command == "build":
         PATH.write_text(json.dumps(build(args.positions, args.long), indent=1) + "\n")
         return
     positions = load_positions()
     budgets = [int(b) for b in args.budgets.split(",")]
-    rows = agreement(positions, _ours, budgets)
+    rows = agreement(positions, lambda state, budget: _ours(state, budget, args.cutoff),
+                     budgets)
     print(f"{len(positions)} positions of {PATH.name} (long search "
           f"{positions[0][1]['long_iterations']} iterations)")
     print(f"{'budget':>7} {'agreement':>10} {'s/decision':>11}")
