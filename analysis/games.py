@@ -113,7 +113,7 @@ def simulate(game: Game, policies, games: int, seed: int = 0, max_actions: int =
         for first in range(0, games, chunk):
             count = min(chunk, games - first) if in_kernel else 1
             if in_kernel:
-                actions += play_many(*game.engine, codes, seed + first, count,
+                actions += play_many(game.engine, codes, seed + first, count,
                                      int(game.match), max_actions, scores[first:first + count],
                                      wins[first:first + count])
             else:                  # a searching player: the API, one game at a time

@@ -27,8 +27,14 @@ def playouts(rounds: int = 300, seed: int = 1000):
     greedy = np.ones(4, dtype=np.int64)
     scores = np.zeros((rounds, game.entities), dtype=np.int64)
     wins = np.zeros(rounds, dtype=np.int64)
+    import inspect
+
+    # trees before the rule tables were bundled take the five arrays one by one
+    plain = getattr(play_many, "py_func", play_many)
+    spread = list(inspect.signature(plain).parameters)[0] == "R"
+    tables = tuple(game.engine) if spread else (game.engine,)
     started = time.perf_counter()
-    actions = play_many(*game.engine, greedy, seed, rounds, 0, 100_000, scores, wins)
+    actions = play_many(*tables, greedy, seed, rounds, 0, 100_000, scores, wins)
     return time.perf_counter() - started, int(actions), int(scores.sum())
 
 

@@ -47,11 +47,11 @@ def kernel(policy: int, rounds: int, repeat: int):
     policies = np.full(4, policy, dtype=np.int64)
     scores = np.zeros((rounds, 2), dtype=np.int64)
     wins = np.zeros(rounds, dtype=np.int64)
-    play_many(*game.engine, policies, 0, 2, 0, 100_000, scores[:2], wins[:2])
+    play_many(game.engine, policies, 0, 2, 0, 100_000, scores[:2], wins[:2])
     best = None
     for _ in range(repeat):
         started = time.perf_counter()
-        actions = play_many(*game.engine, policies, 0, rounds, 0, 100_000, scores, wins)
+        actions = play_many(game.engine, policies, 0, rounds, 0, 100_000, scores, wins)
         seconds = time.perf_counter() - started
         if best is None or seconds < best[1]:
             best = (actions, seconds)

@@ -24,9 +24,9 @@ def test_kernel_rounds(benchmark, policy, rounds):
     policies = np.full(4, policy, dtype=np.int64)
     scores = np.zeros((rounds, 2), dtype=np.int64)
     wins = np.zeros(rounds, dtype=np.int64)
-    play_many(*GAME.engine, policies, 0, 1, 0, 100_000, scores, wins)
+    play_many(GAME.engine, policies, 0, 1, 0, 100_000, scores, wins)
     benchmark.group = "engine: 4-player classic rounds"
-    actions = benchmark(play_many, *GAME.engine, policies, 0, rounds, 0, 100_000, scores, wins)
+    actions = benchmark(play_many, GAME.engine, policies, 0, rounds, 0, 100_000, scores, wins)
     assert actions > rounds * 20
 
 

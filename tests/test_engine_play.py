@@ -40,7 +40,7 @@ def test_random_rounds_keep_every_invariant(preset):
         state = games[players].new_initial_state(seed, seed % players)
         replay = state.clone()
         generator = np.array([seed + 1], dtype=np.int64)
-        actions, code, at = checked_playout(state.array, *state._args(), generator, 50_000, log)
+        actions, code, at = checked_playout(state.array, state.game.engine, generator, 50_000, log)
         assert code == 0, f"{preset} {players}p seed {seed}: {PROBLEMS[code]} after action {at}"
         assert state.is_terminal()
         assert invariants.recount(state) == state.round_scores()[:state.game.teams]
@@ -74,7 +74,7 @@ def test_api_and_playout_kernel_agree(preset, policy):
         api_state = kernel_state.clone()
         generator = np.array([seed * 31 + 7], dtype=np.int64)
         log = np.zeros(100_000, dtype=np.int64)
-        count = playout(kernel_state.array, *kernel_state._args(),
+        count = playout(kernel_state.array, kernel_state.game.engine,
                         np.full(players, policy, dtype=np.int64), generator.copy(), 100_000, log)
         shared = generator.copy()
         seats = [RandomPlayer(generator=shared) if policy == RANDOM else GreedyPlayer()
@@ -90,7 +90,7 @@ def test_greedy_wins_at_least_90_percent_of_rounds_against_random():
     scores = np.zeros((games, 2), dtype=np.int64)
     wins = np.zeros(games, dtype=np.int64)
     policies = np.array([GREEDY, RANDOM, GREEDY, RANDOM], dtype=np.int64)
-    play_many(*game.engine, policies, 0, games, 0, 100_000, scores, wins)
+    play_many(game.engine, policies, 0, games, 0, 100_000, scores, wins)
     assert (wins == 0).mean() >= 0.9
 
 
@@ -98,7 +98,7 @@ def test_a_match_in_the_kernel_ends_with_a_winner_at_the_target():
     game = Game(2, "classic", match=True)
     scores = np.zeros((3, 2), dtype=np.int64)
     wins = np.zeros(3, dtype=np.int64)
-    play_many(*game.engine, np.array([GREEDY, GREEDY]), 5, 3, 1, 1_000_000, scores, wins)
+    play_many(game.engine, np.array([GREEDY, GREEDY]), 5, 3, 1, 1_000_000, scores, wins)
     assert (scores.max(axis=1) >= 2500).all()
     assert all(scores[g, wins[g]] == scores[g].max() for g in range(3))
 
@@ -220,7 +220,7 @@ def test_partnership_individual_with_four_and_six_players(players):
         assert {state.team_of(seat) for seat in range(players)} == set(range(players))
         replay = state.clone()
         generator = np.array([seed + 1], dtype=np.int64)
-        actions, code, at = checked_playout(state.array, *state._args(), generator, 50_000, log)
+        actions, code, at = checked_playout(state.array, state.game.engine, generator, 50_000, log)
         assert code == 0, f"individual {players}p seed {seed}: {PROBLEMS[code]} after {at}"
         assert invariants.recount(state) == state.round_scores()[:players]
         for action in log[:actions].tolist():

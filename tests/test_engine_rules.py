@@ -477,6 +477,6 @@ def test_7_greedy_does_not_swap_its_last_card_through_a_one_card_pile():
     from solver.engine.playout import playout
 
     generator = np.array([1191 * 7919 + 17], dtype=np.int64)
-    actions = playout(round_.array, *round_._args(), np.ones(4, dtype=np.int64), generator,
+    actions = playout(round_.array, round_.game.engine, np.ones(4, dtype=np.int64), generator,
                       5000, log)
     assert round_.is_terminal() and actions < 1000

@@ -102,11 +102,6 @@ class State:
         self._legal: np.ndarray | None = None
 
     # --- OpenSpiel-shaped core ---------------------------------------------------------
-    def _args(self):
-        engine = self.game.engine
-        return (engine.array, engine.scalars, engine.values, engine.run_bonus_by_trump,
-                engine.set_bonus)
-
     @property
     def phase(self) -> str:
         return PHASES[int(self.array[L.PHASE])]
@@ -123,7 +118,7 @@ class State:
                 self._legal = np.empty(0, dtype=np.int64)
             else:
                 buffer = self.game.action_buffer
-                n = core.legal_actions(self.array, *self._args(), buffer)
+                n = core.legal_actions(self.array, self.game.engine, buffer)
                 self._legal = buffer[:n].copy()
         return self._legal
 
@@ -144,7 +139,7 @@ class State:
 
     def apply_trusted(self, action: int) -> None:
         """Apply an action known to be legal (search and replays of checked records)."""
-        core.apply_action(self.array, *self._args(), action)
+        core.apply_action(self.array, self.game.engine, action)
         self.history.append(action)
         self._legal = None
 

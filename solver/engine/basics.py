@@ -3,8 +3,10 @@
 Every function of the engine reads and writes the flat ``int64`` state of
 :mod:`solver.engine.layout` (``S``) and the rule numbers of
 :mod:`solver.engine.rules` (``R``, and the kernels' scoring tables ``sc``,
-``vals``, ``runb``, ``setb``); :mod:`solver.engine.core` lists where each
-rule of the turn lives.
+``vals``, ``runb``, ``setb``). A function that needs more than ``R`` takes the five
+together as ``T``, the game's :class:`~solver.engine.rules.EngineRules` (a named tuple
+in that order: ``R, sc, vals, runb, setb = T``); :mod:`solver.engine.core` lists where
+each rule of the turn lives.
 
 Actions are int64: ``type << 48 | target << 42 | key``. The key of a new meld
 (``ACTION_LAY``) is its :func:`kernels.partition_numba.meld_key`; an extension

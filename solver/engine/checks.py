@@ -38,12 +38,13 @@ PROBLEMS = {
 
 
 @njit(cache=True)
-def check_state(S, R, sc, vals, runb, setb, seen):
+def check_state(S, T, seen):
     """0 when every invariant holds, else the code of the first broken one.
 
     ``seen``: a copy of the state from the last check (zeros at first); a table
     meld whose cards and points did not change since is not read again.
     """
+    R, sc, vals, runb, setb = T
     where = np.zeros(L.KINDS, dtype=np.int64)
     for seat in range(R[L.R_PLAYERS]):
         for kind in range(L.KINDS):
@@ -99,7 +100,7 @@ def check_state(S, R, sc, vals, runb, setb, seen):
 
 
 @njit(cache=True)
-def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions, log):
+def checked_playout(S, T, rng, max_actions, log):
     """Random play from ``S`` to the round's end, checking after every action.
 
     ``log`` (int64, at least ``max_actions`` long) receives the actions. Returns
@@ -109,20 +110,20 @@ def checked_playout(S, R, sc, vals, runb, setb, rng, max_actions, log):
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     seen = np.zeros_like(S)
     count = 0
-    code = check_state(S, R, sc, vals, runb, setb, seen)
+    code = check_state(S, T, seen)
     if code:
         return count, code, -1
     while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER:
         if count >= max_actions:
             return count, TOO_LONG, count
-        n = legal_actions(S, R, sc, vals, runb, setb, buffer)
+        n = legal_actions(S, T, buffer)
         if n == 0:
             return count, NO_ACTION, count
         action = buffer[rng_below(rng, n)]
-        apply_action(S, R, sc, vals, runb, setb, action)
+        apply_action(S, T, action)
         log[count] = action
         count += 1
-        code = check_state(S, R, sc, vals, runb, setb, seen)
+        code = check_state(S, T, seen)
         if code:
             return count, code, count - 1
     return count, FINE, -1

@@ -108,7 +108,8 @@ def end_round(S, R, vals, reason):
 
 
 @njit(cache=True)
-def end_turn(S, R, sc, vals, runb, setb, seat, team):
+def end_turn(S, T, seat, team):
+    R, _, vals, _, _ = T
     if S[L.PENDING + seat] > 0:                # 001: the packet joins the hand at turn end
         take_packet(S, R, seat, S[L.PENDING + seat] - 1)
         S[L.PENDING + seat] = 0
@@ -127,5 +128,5 @@ def end_turn(S, R, sc, vals, runb, setb, seat, team):
     S[L.CURRENT] = (seat + 1) % players
     reset_turn(S)
     S[L.PHASE] = L.DRAW
-    if S[L.STOCK_N] == 0 and not take_pile_ok(S, R, sc, vals, runb, setb):
+    if S[L.STOCK_N] == 0 and not take_pile_ok(S, T):
         end_round(S, R, vals, L.NO_DRAW)

@@ -39,7 +39,7 @@ def check(state) -> None:
     from solver.engine.checks import PROBLEMS, check_state
 
     array = state.array
-    code = check_state(array, *state._args(), np.zeros_like(array))
+    code = check_state(array, state.game.engine, np.zeros_like(array))
     assert code == 0, PROBLEMS[code]
     assert int(card_locations(state).sum()) in (108, 162)
     if int(array[L.PHASE]) in (L.ROUND_OVER, L.MATCH_OVER) and not array[L.MATCH_MODE]:

@@ -181,8 +181,9 @@ def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, 
 
 
 @njit(cache=True)
-def play_actions(S, R, sc, vals, runb, setb, out, n, melds_only):
+def play_actions(S, T, out, n, melds_only):
     """Append the legal new melds and extensions (and discards unless ``melds_only``)."""
+    R, sc, vals, runb, setb = T
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     hand = hand_of(S, seat).copy()
@@ -261,7 +262,8 @@ def take_packet(S, R, seat, packet):
 
 
 @njit(cache=True)
-def lay(S, R, sc, vals, runb, setb, seat, team, target, key, extend):
+def lay(S, T, seat, team, target, key, extend):
+    R, sc, vals, runb, setb = T
     run_bonus = trump_bonus(S, runb)
     merged = np.empty(L.KINDS, dtype=np.int64)
     key_counts(key, merged)

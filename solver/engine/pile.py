@@ -24,8 +24,9 @@ from solver.engine.melding import lay, play_actions, play_ok
 
 
 @njit(cache=True)
-def _pile_condition(S, R, sc, vals, runb, setb, seat, team):
+def _pile_condition(S, T, seat, team):
     """Partnership (001): the top card extends a team meld or makes a meld with two naturals."""
+    R, sc, vals, runb, setb = T
     top = S[L.PILE + S[L.PILE_N] - 1]
     single = np.zeros(L.KINDS, dtype=np.int64)
     single[top] = 1
@@ -60,7 +61,7 @@ def frozen(S, R):
 
 
 @njit(cache=True)
-def frozen_pickups(S, R, sc, vals, runb, setb, out, n):
+def frozen_pickups(S, T, out, n):
     """threes (003): append the ways to take a frozen pile: the top card alone makes a new
     clean meld with cards of the hand (an own-suit 2 in place is natural, no wild), then the
     rest of the pile is taken. Action: ``ACTION_PILE`` with target 1 and that meld's key.
@@ -68,6 +69,7 @@ def frozen_pickups(S, R, sc, vals, runb, setb, out, n):
     The meld must be legal as laid then (the cards left; docs/rules.md D31: the vulnerability
     minimum reachable with it and the melds of the hand and the top card).
     """
+    R, sc, vals, runb, setb = T
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     top = S[L.PILE + S[L.PILE_N] - 1]
@@ -95,19 +97,21 @@ def frozen_pickups(S, R, sc, vals, runb, setb, out, n):
 
 
 @njit(cache=True)
-def pile_actions(S, R, sc, vals, runb, setb, out, n):
+def pile_actions(S, T, out, n):
     """Append the ways to take the discard pile now (RULES.md §5.1, §7; threes' freeze)."""
-    if not take_pile_ok(S, R, sc, vals, runb, setb):
+    R, _, _, _, _ = T
+    if not take_pile_ok(S, T):
         return n
     if frozen(S, R):
-        return frozen_pickups(S, R, sc, vals, runb, setb, out, n)
+        return frozen_pickups(S, T, out, n)
     out[n] = encode(L.ACTION_PILE, 0, 0)
     return n + 1
 
 
 @njit(cache=True)
-def take_pile_ok(S, R, sc, vals, runb, setb):
+def take_pile_ok(S, T):
     """May the current player take the discard pile (RULES.md §5.1, §7; threes' freeze)?"""
+    R, _, _, _, _ = T
     n = S[L.PILE_N]
     if n == 0:
         return False
@@ -116,7 +120,7 @@ def take_pile_ok(S, R, sc, vals, runb, setb):
             return False          # threes (003): the next player may not take it at all
         if frozen(S, R):
             buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-            return frozen_pickups(S, R, sc, vals, runb, setb, buffer, 0) > 0
+            return frozen_pickups(S, T, buffer, 0) > 0
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     hand = hand_of(S, seat)
@@ -124,13 +128,13 @@ def take_pile_ok(S, R, sc, vals, runb, setb):
     top = S[L.PILE + n - 1]
     if n == 1 and R[L.R_ONE_CARD] and held == hand[top]:
         return False                # every card would be of the banned kind: nothing to discard
-    if R[L.R_RESTRICTED] and not _pile_condition(S, R, sc, vals, runb, setb, seat, team):
+    if R[L.R_RESTRICTED] and not _pile_condition(S, T, seat, team):
         return False
     if R[L.R_MUST_MELD]:
         trial = S.copy()
         take_pile(trial, R)
         buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-        return play_actions(trial, R, sc, vals, runb, setb, buffer, 0, True) > 0
+        return play_actions(trial, T, buffer, 0, True) > 0
     return True
 
 
@@ -159,10 +163,11 @@ def take_pile(S, R):
 
 
 @njit(cache=True)
-def take_frozen_pile(S, R, sc, vals, runb, setb, seat, team, key):
+def take_frozen_pile(S, T, seat, team, key):
     """threes (003): the top card's new clean meld ``key``, and the rest of the pile."""
+    R, _, _, _, _ = T
     take_pile(S, R)
-    lay(S, R, sc, vals, runb, setb, seat, team, 0, key, False)
+    lay(S, T, seat, team, 0, key, False)
 
 
 @njit(cache=True)

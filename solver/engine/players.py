@@ -48,7 +48,7 @@ class GreedyPlayer:
         the greedy player is deterministic and does not use it."""
 
     def choose(self, state) -> int:
-        return int(policies.greedy_action(state.array, *state._args(),
+        return int(policies.greedy_action(state.array, state.game.engine,
                                           state.game.action_buffer))
 
 

@@ -22,7 +22,7 @@ CUT_OFF = -2    # play_many's ``wins`` code of a game stopped before its end
 
 
 @njit(cache=True)
-def playout(S, R, sc, vals, runb, setb, policies, rng, max_actions, log):
+def playout(S, T, policies, rng, max_actions, log):
     """Play from ``S`` until the round (or the match, in match mode) ends.
 
     ``policies``: int64[players]; ``log``: int64 buffer that receives the
@@ -32,8 +32,8 @@ def playout(S, R, sc, vals, runb, setb, policies, rng, max_actions, log):
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     count = 0
     while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER and count < max_actions:
-        action = policy_action(S, R, sc, vals, runb, setb, buffer, rng, policies[S[L.CURRENT]])
-        apply_action(S, R, sc, vals, runb, setb, action)
+        action = policy_action(S, T, buffer, rng, policies[S[L.CURRENT]])
+        apply_action(S, T, action)
         if count < log.shape[0]:
             log[count] = action
         count += 1
@@ -41,7 +41,7 @@ def playout(S, R, sc, vals, runb, setb, policies, rng, max_actions, log):
 
 
 @njit(cache=True)
-def play_many(R, sc, vals, runb, setb, policies, first_seed, games, match_mode, max_actions,
+def play_many(T, policies, first_seed, games, match_mode, max_actions,
               scores, wins):
     """Play ``games`` seeded games (seed ``first_seed + g``, deal rotating with ``g``).
 
@@ -50,6 +50,7 @@ def play_many(R, sc, vals, runb, setb, policies, first_seed, games, match_mode, 
     (highest score; -1 on a tie; CUT_OFF when it stopped at ``max_actions``
     before its end). Returns the total number of actions.
     """
+    R, _, _, _, _ = T
     S = np.zeros(L.SIZE, dtype=np.int64)
     log = np.empty(0, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)
@@ -58,7 +59,7 @@ def play_many(R, sc, vals, runb, setb, policies, first_seed, games, match_mode, 
     for g in range(games):
         new_game(S, R, first_seed + g, g, match_mode)
         rng[0] = (first_seed + g) * 7919 + 17
-        total += playout(S, R, sc, vals, runb, setb, policies, rng, max_actions, log)
+        total += playout(S, T, policies, rng, max_actions, log)
         top = -1
         tie = False
         for entity in range(entities):

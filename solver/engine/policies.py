@@ -116,8 +116,9 @@ def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
 
 
 @njit(cache=True)
-def _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, counts, rows, stats):
+def _discard_choice(S, T, seat, team, hand, held, counts, rows, stats):
     """The legal discard least useful to the team and to the next opponent, or -1."""
+    R, sc, vals, runb, setb = T
     uses = np.zeros(L.KINDS, dtype=np.int64)
     for i in range(counts.shape[0]):
         for kind in range(L.KINDS):
@@ -151,8 +152,9 @@ def _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, counts, 
 
 
 @njit(cache=True)
-def _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, plan, index, stats):
+def _row_action(S, T, seat, team, hand, held, plan, index, stats):
     """The action of ``plan``'s row ``index`` when it is legal now, else 0."""
+    R, sc, vals, runb, setb = T
     new = plan.keys.shape[0]
     if index < new:
         if new_meld_ok(S, R, seat, team, hand, held, plan.counts, plan.shapes, plan.cleans,
@@ -167,10 +169,10 @@ def _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, plan, index,
 
 
 @njit(cache=True)
-def _pile_action(S, R, sc, vals, runb, setb, buffer):
+def _pile_action(S, T, buffer):
     """The action that takes the pile: the plain one, or (threes' frozen pile) the pickup
     whose meld of the top card holds the most cards."""
-    n = pile_actions(S, R, sc, vals, runb, setb, buffer, 0)
+    n = pile_actions(S, T, buffer, 0)
     chosen = buffer[0]
     most = 0
     counts = np.empty(L.KINDS, dtype=np.int64)
@@ -183,8 +185,9 @@ def _pile_action(S, R, sc, vals, runb, setb, buffer):
 
 
 @njit(cache=True)
-def greedy_action(S, R, sc, vals, runb, setb, buffer):
+def greedy_action(S, T, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
+    R, sc, vals, runb, setb = T
     phase = S[L.PHASE]
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
@@ -203,8 +206,8 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
         # Holding one card, a one-card pile only swaps it: that turn may not close (rules
         # §7), and players who all did so would swap cards for ever.
         swap = S[L.PILE_N] == 1 and R[L.R_ONE_CARD] and hand.sum() == 1
-        if take_pile_ok(S, R, sc, vals, runb, setb) and not (swap and can_draw):
-            pile = _pile_action(S, R, sc, vals, runb, setb, buffer)
+        if take_pile_ok(S, T) and not (swap and can_draw):
+            pile = _pile_action(S, T, buffer)
             if not can_draw:
                 return pile
             # int64 values, not literals: numba compiles _plan and best once (not per constant)
@@ -225,17 +228,17 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
                               or S[L.TURN_POINTS] > 0)
     if lay or must >= 0:
         for i in range(plan.chosen.shape[0]):
-            action = _row_action(S, R, sc, vals, runb, setb, seat, team, hand, held, plan,
+            action = _row_action(S, T, seat, team, hand, held, plan,
                                  plan.chosen[i], stats)
             if action != 0:
                 return action
     if must < 0 and not (0 < S[L.TURN_POINTS] < minimum):
-        kind = _discard_choice(S, R, sc, vals, runb, setb, seat, team, hand, held, plan.counts,
+        kind = _discard_choice(S, T, seat, team, hand, held, plan.counts,
                                plan.rows, stats)
         if kind >= 0:
             return encode(L.ACTION_DISCARD, 0, kind)
     # an obligation the plan missed, or nothing else: the first legal action
-    n = legal_actions(S, R, sc, vals, runb, setb, buffer)
+    n = legal_actions(S, T, buffer)
     for i in range(n):
         kind_of_action = buffer[i] >> L.TYPE_SHIFT
         if kind_of_action == L.ACTION_LAY or kind_of_action == L.ACTION_EXTEND:
@@ -244,14 +247,14 @@ def greedy_action(S, R, sc, vals, runb, setb, buffer):
 
 
 @njit(cache=True)
-def random_action(S, R, sc, vals, runb, setb, buffer, rng):
+def random_action(S, T, buffer, rng):
     """A uniformly random legal action, drawn with ``rng`` (int64[1])."""
-    n = legal_actions(S, R, sc, vals, runb, setb, buffer)
+    n = legal_actions(S, T, buffer)
     return buffer[rng_below(rng, n)]
 
 
 @njit(cache=True)
-def policy_action(S, R, sc, vals, runb, setb, buffer, rng, policy):
+def policy_action(S, T, buffer, rng, policy):
     if policy == GREEDY:
-        return greedy_action(S, R, sc, vals, runb, setb, buffer)
-    return random_action(S, R, sc, vals, runb, setb, buffer, rng)
+        return greedy_action(S, T, buffer)
+    return random_action(S, T, buffer, rng)

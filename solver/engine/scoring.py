@@ -73,5 +73,5 @@ def ending_clone(state, action: int):
     action that ends a round) ends one."""
     trial = state.clone()
     trial.array[L.MATCH_MODE] = 0
-    core.apply_action(trial.array, *trial._args(), int(action))
+    core.apply_action(trial.array, trial.game.engine, int(action))
     return trial

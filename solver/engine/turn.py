@@ -13,7 +13,7 @@ from solver.engine.ending import end_round, end_turn
 
 
 @njit(cache=True)
-def legal_actions(S, R, sc, vals, runb, setb, out):
+def legal_actions(S, T, out):
     """Write the legal actions into ``out`` (int64[MAX_ACTIONS]); returns how many.
 
     A buffer too small for every meld keeps the first ones in this order (a
@@ -37,13 +37,13 @@ def legal_actions(S, R, sc, vals, runb, setb, out):
         if S[L.STOCK_N] > 0:
             out[n] = encode(L.ACTION_DRAW, 0, 0)
             n += 1
-        return pile_actions(S, R, sc, vals, runb, setb, out, n)
+        return pile_actions(S, T, out, n)
     if phase != L.PLAY:
         return 0
     if S[L.REDRAW_OK] and S[L.STOCK_N] > 0:
         out[n] = encode(L.ACTION_REDRAW, 0, 0)
         n += 1
-    n = play_actions(S, R, sc, vals, runb, setb, out, n, False)
+    n = play_actions(S, T, out, n, False)
     if n == 0:
         hand = hand_of(S, S[L.CURRENT])
         for kind in range(L.KINDS):
@@ -54,8 +54,9 @@ def legal_actions(S, R, sc, vals, runb, setb, out):
 
 
 @njit(cache=True)
-def apply_action(S, R, sc, vals, runb, setb, action):
+def apply_action(S, T, action):
     """Apply a legal action (the caller checks legality; the API's ``verify`` does)."""
+    R, _, vals, _, _ = T
     kind_of_action = action >> L.TYPE_SHIFT
     target = (action >> L.TARGET_SHIFT) & L.TARGET_MASK
     key = action & L.KEY_MASK
@@ -69,7 +70,7 @@ def apply_action(S, R, sc, vals, runb, setb, action):
         if draw(S, R, seat) < 0:
             # threes: the stock ran out on red threes, nothing was drawn: the turn ends here
             # (docs/rules.md D30; a hand of one card could not be discarded)
-            end_turn(S, R, sc, vals, runb, setb, seat, team)
+            end_turn(S, T, seat, team)
             return
         # barimba: the round's first drawer may throw the card back and draw again
         S[L.REDRAW_OK] = 1 if (R[L.R_REDRAW] and S[L.TURNS] == 0
@@ -85,11 +86,11 @@ def apply_action(S, R, sc, vals, runb, setb, action):
         draw(S, R, seat)
     elif kind_of_action == L.ACTION_PILE:
         if target == 1:
-            take_frozen_pile(S, R, sc, vals, runb, setb, seat, team, key)
+            take_frozen_pile(S, T, seat, team, key)
         else:
             take_pile(S, R)
     elif kind_of_action == L.ACTION_LAY or kind_of_action == L.ACTION_EXTEND:
-        lay(S, R, sc, vals, runb, setb, seat, team, target, key,
+        lay(S, T, seat, team, target, key,
              kind_of_action == L.ACTION_EXTEND)
         if R[L.R_CLOSE_NO_DISCARD] and hand_of(S, seat).sum() == 0:
             S[L.CLOSER] = seat                       # venezuelan (000): out without a discard
@@ -115,4 +116,4 @@ def apply_action(S, R, sc, vals, runb, setb, action):
                 packet = packet_for(S, R, team)
                 if packet >= 0:
                     take_packet(S, R, seat, packet)  # RULES.md §5.4: and the turn ends
-        end_turn(S, R, sc, vals, runb, setb, seat, team)
+        end_turn(S, T, seat, team)

@@ -66,7 +66,7 @@ def _compile(part: str) -> None:
 
     game = Game(4, "classic")
     state = game.new_initial_state(0)
-    args = state._args()
+    tables = state.game.engine
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     if part == "kernels":
         from kernels import partition_numba
@@ -85,17 +85,17 @@ def _compile(part: str) -> None:
                                   params.set_bonus)
         return
     if part == "rules":
-        n = core.legal_actions(state.array, *args, buffer)
-        core.apply_action(state.array, *args, int(buffer[0]) if n else 0)
+        n = core.legal_actions(state.array, tables, buffer)
+        core.apply_action(state.array, tables, int(buffer[0]) if n else 0)
     elif part == "greedy":
-        policies.greedy_action(state.array, *args, buffer)
+        policies.greedy_action(state.array, tables, buffer)
     elif part == "playout":
         from solver.engine.playout import play_many
 
         codes = np.zeros(4, dtype=np.int64)
         scores = np.zeros((1, game.entities), dtype=np.int64)
         wins = np.zeros(1, dtype=np.int64)
-        play_many(*game.engine, codes, 0, 1, 0, 1, scores, wins)
+        play_many(game.engine, codes, 0, 1, 0, 1, scores, wins)
     elif part == "search":
         from solver.search import search
 

@@ -31,12 +31,12 @@ MAX_PLAN_ACTIONS = 200      # a lay-down has at most one action per card laid
 
 
 @njit(cache=True)
-def available(S, R, sc, vals, runb, setb, stage, buffer, out):
+def available(S, T, stage, buffer, out):
     """Write the decisions available in ``S`` at ``stage`` into ``out``; returns how many.
 
     ``buffer``: int64[MAX_ACTIONS] for the engine's legal actions.
     """
-    n = legal_actions(S, R, sc, vals, runb, setb, buffer)
+    n = legal_actions(S, T, buffer)
     phase = S[L.PHASE]
     count = 0
     if phase != L.PLAY:
@@ -72,7 +72,7 @@ def available(S, R, sc, vals, runb, setb, stage, buffer, out):
 
 
 @njit(cache=True)
-def apply_decision(S, R, sc, vals, runb, setb, decision, buffer, log, logged):
+def apply_decision(S, T, decision, buffer, log, logged):
     """Play ``decision`` on ``S``; returns (the stage after it, actions logged).
 
     The engine actions played go to ``log`` from index ``logged`` while it has room.
@@ -84,16 +84,16 @@ def apply_decision(S, R, sc, vals, runb, setb, decision, buffer, log, logged):
         for _ in range(MAX_PLAN_ACTIONS):
             if S[L.PHASE] != L.PLAY or S[L.CURRENT] != seat:
                 break
-            action = greedy_action(S, R, sc, vals, runb, setb, buffer)
+            action = greedy_action(S, T, buffer)
             kind_of_action = action >> L.TYPE_SHIFT
             if kind_of_action != L.ACTION_LAY and kind_of_action != L.ACTION_EXTEND:
                 break
-            apply_action(S, R, sc, vals, runb, setb, action)
+            apply_action(S, T, action)
             if logged < log.shape[0]:
                 log[logged] = action
             logged += 1
         return STAGE_DISCARD, logged
-    apply_action(S, R, sc, vals, runb, setb, decision)
+    apply_action(S, T, decision)
     if logged < log.shape[0]:
         log[logged] = decision
     return STAGE_LAY, logged + 1

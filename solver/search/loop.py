@@ -55,11 +55,12 @@ def round_result(S, R, team_of, rewards, diffs, scale):
 
 
 @njit(cache=True)
-def rollout(S, R, sc, vals, runb, setb, buffer, rng, epsilon, cutoff):
+def rollout(S, T, buffer, rng, epsilon, cutoff):
     """Play to the end of the round: the greedy policy, a random action with probability
     ``epsilon``. With a ``cutoff`` (> 0) the rollout stops after that many actions and the
     round is scored as it stands (the static evaluation: the melds, less the cards in
     hand and the packets not taken, no closing bonus)."""
+    R, _, vals, _, _ = T
     for step in range(MAX_ROLLOUT):
         if S[L.PHASE] == L.ROUND_OVER or S[L.PHASE] == L.MATCH_OVER:
             return
@@ -67,10 +68,10 @@ def rollout(S, R, sc, vals, runb, setb, buffer, rng, epsilon, cutoff):
             end_round(S, R, vals, L.IDLE_OUT)
             return
         if epsilon > 0.0 and np.float64(rng_unit(rng)) < epsilon:
-            action = random_action(S, R, sc, vals, runb, setb, buffer, rng)
+            action = random_action(S, T, buffer, rng)
         else:
-            action = greedy_action(S, R, sc, vals, runb, setb, buffer)
-        apply_action(S, R, sc, vals, runb, setb, action)
+            action = greedy_action(S, T, buffer)
+        apply_action(S, T, action)
     end_round(S, R, vals, L.IDLE_OUT)          # never met: a round ends long before
 
 
@@ -81,12 +82,13 @@ def rng_unit(rng):
 
 
 @njit(cache=True)
-def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, options):
+def iterate(root, T, seat, stage, tree, iterations, rng, options):
     """Run ``iterations`` iterations of SO-ISMCTS from ``root`` for ``seat`` at ``stage``.
 
     ``root`` is never changed and only what ``seat`` sees of it is read (determinize).
     Returns the engine actions played in all (search and rollouts).
     """
+    R, _, _, _, _ = T
     S = root.copy()
     S[L.MATCH_MODE] = 0                        # a rollout ends with the round
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
@@ -109,9 +111,9 @@ def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, o
         here = stage
         depth = 0
         while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER and depth < MAX_DEPTH:
-            n = available(S, R, sc, vals, runb, setb, here, buffer, decisions)
+            n = available(S, T, here, buffer, decisions)
             if n == 1:                         # forced: played without a node
-                here, played = apply_decision(S, R, sc, vals, runb, setb, decisions[0],
+                here, played = apply_decision(S, T, decisions[0],
                                               buffer, log, played)
                 continue
             row = row_of(tree, node)
@@ -125,7 +127,7 @@ def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, o
             path_seats[depth] = S[L.CURRENT]
             depth += 1
             child = tree.child[row, slot]
-            here, played = apply_decision(S, R, sc, vals, runb, setb, tree.decision[row, slot],
+            here, played = apply_decision(S, T, tree.decision[row, slot],
                                           buffer, log, played)
             if child == NO_NODE:               # the new leaf (none when the tree is full)
                 expand(tree, row, slot, S[L.CURRENT])
@@ -134,7 +136,7 @@ def iterate(root, R, sc, vals, runb, setb, seat, stage, tree, iterations, rng, o
         for seat_index in range(R[L.R_PLAYERS]):
             team_of[seat_index] = S[L.TEAM_OF + seat_index]
         before = S[L.ACTIONS]
-        rollout(S, R, sc, vals, runb, setb, buffer, rng, options[EPSILON],
+        rollout(S, T, buffer, rng, options[EPSILON],
                 np.int64(options[CUTOFF]))
         played += S[L.ACTIONS] - before
         round_result(S, R, team_of, rewards, diffs, options[SCALE])

@@ -53,7 +53,7 @@ class ISMCTSPlayer:
         if int(array[L.PHASE]) != L.PLAY or self._turn != turn:
             self._turn, self._laying = None, False
         if self._laying:
-            action = int(greedy_action(array, *state._args(), state.game.action_buffer))
+            action = int(greedy_action(array, state.game.engine, state.game.action_buffer))
             if action >> L.TYPE_SHIFT in (L.ACTION_LAY, L.ACTION_EXTEND):
                 return action
             self._laying = False

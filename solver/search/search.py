@@ -156,7 +156,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     if workers == 1:
         if meanwhile is not None:
             meanwhile()
-        rows = [_run(state.array, state._args(), seat, stage, iterations, seconds, seed,
+        rows = [_run(state.array, state.game.engine, seat, stage, iterations, seconds, seed,
                      options, refine, progress)]
     else:
         rows = _run_workers(state, seat, stage, iterations, seconds, seed, options, workers,
@@ -169,8 +169,8 @@ def search(state, seat: int | None = None, iterations: int | None = None,
 class _Worker:
     """One worker's tree and counters: the bandit's phase, then the refinement's."""
 
-    def __init__(self, array, args, seat, stage, iterations, seconds, seed, options, refine):
-        self.array, self.args, self.seat, self.stage = array, args, seat, stage
+    def __init__(self, array, tables, seat, stage, iterations, seconds, seed, options, refine):
+        self.array, self.tables, self.seat, self.stage = array, tables, seat, stage
         self.options = options
         self.seconds = seconds
         capacity = iterations if iterations is not None else int(min(seconds * 5000,
@@ -202,7 +202,7 @@ class _Worker:
         while self.done < target:
             step = target - self.done if deadline is None and chunk is None \
                 and self.progress is None else min(CHUNK, target - self.done)
-            self.actions += iterate(self.array, *self.args, self.seat, self.stage,
+            self.actions += iterate(self.array, self.tables, self.seat, self.stage,
                                     self.tree, step, self.rng, options(self))
             self.done += step
             self.tick()
@@ -248,10 +248,10 @@ class _Worker:
                 tree.wins[0, :used].copy(), self.done, int(self.actions))
 
 
-def _run(array, args, seat, stage, iterations, seconds, seed, options, refine=0.0,
+def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=0.0,
          progress=None):
     """One worker's whole search: its root row (see ``_Worker.root``)."""
-    worker = _Worker(array, args, seat, stage, iterations, seconds, seed, options, refine)
+    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine)
     worker.progress = progress
     worker.bandit()
     if refine and int(worker.tree.used[0]) >= 2:
@@ -267,16 +267,16 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
-    args = state._args()
+    tables = state.game.engine
     # load the compiled loop here, once, before forking: else every worker loads it on
     # its own clock (about 0.3 s of a first search's budget)
-    iterate(state.array, *args, seat, stage, new_tree(2), 0,
+    iterate(state.array, tables, seat, stage, new_tree(2), 0,
             np.zeros(1, dtype=np.int64), options)
     links, processes = [], []
     for w in range(workers):
         mine, theirs = context.Pipe()
         process = context.Process(target=_worker_main, daemon=True, args=(
-            theirs, state.array, args, seat, stage, iterations, seconds, seed + w, options,
+            theirs, state.array, tables, seat, stage, iterations, seconds, seed + w, options,
             refine))
         process.start()
         theirs.close()
@@ -310,8 +310,8 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
                 process.kill()
 
 
-def _worker_main(link, array, args, seat, stage, iterations, seconds, seed, options, refine):
-    worker = _Worker(array, args, seat, stage, iterations, seconds, seed, options, refine)
+def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, options, refine):
+    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine)
     worker.bandit()
     used = int(worker.tree.used[0])
     link.send([(int(worker.tree.decision[0, j]), int(worker.tree.visits[0, j]))
@@ -371,7 +371,7 @@ def _result(state, stage, rows, seconds, refined=False) -> SearchResult:
 def _available(state, stage) -> list[int]:
     buffer = state.game.action_buffer
     out = np.empty(64, dtype=np.int64)
-    n = D.available(state.array, *state._args(), stage, buffer, out)
+    n = D.available(state.array, state.game.engine, stage, buffer, out)
     return out[:n].tolist()
 
 
@@ -385,7 +385,7 @@ def expansion(state, code: int, stage: int | None = None) -> list[int]:
     trial = state.array.copy()
     log = np.zeros(D.MAX_PLAN_ACTIONS + 1, dtype=np.int64)
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
-    _, logged = D.apply_decision(trial, *state._args(), int(code), buffer, log, 0)
+    _, logged = D.apply_decision(trial, state.game.engine, int(code), buffer, log, 0)
     return log[:logged].tolist()
 
 
