@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import partition
+from kernels.candidates import rows_python
 from kernels.encoding import KIND_COUNT, RANK_COUNT
 from kernels.params import SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET
 from solver.cards import Hand
@@ -100,15 +101,19 @@ def build_candidates(instance, backend=None) -> Candidates:
     hand = np.array(instance.hand.counts, dtype=np.int64)
     new = partition.catalogue(hand, params, backend)
     extra_counts, extra_points, extra_groups = table_additions(instance, backend)
-    counts = np.concatenate([new.counts, extra_counts])
+    counts, points, groups = rows_python(
+        np.ascontiguousarray(new.counts, dtype=np.int64).reshape(-1, KIND_COUNT),
+        np.ascontiguousarray(new.points, dtype=np.int64),
+        np.ascontiguousarray(extra_counts, dtype=np.int64).reshape(-1, KIND_COUNT),
+        np.ascontiguousarray(extra_points, dtype=np.int64),
+        np.ascontiguousarray(extra_groups, dtype=np.int64))
     pad = np.zeros(len(counts) - len(new.keys), dtype=np.int64)
     rows = partition.Catalogue(
         keys=np.concatenate([new.keys, pad]),
-        counts=np.ascontiguousarray(counts),
+        counts=counts,
         shapes=np.concatenate([new.shapes, pad]),
         homes=np.concatenate([new.homes, pad]),
         cleans=np.concatenate([new.cleans, pad]),
-        points=np.concatenate([new.points, extra_points]),
+        points=points,
     )
-    groups = np.concatenate([np.full(len(new.keys), -1, dtype=np.int64), extra_groups])
     return Candidates(rows=rows, groups=groups, new=len(new.keys))

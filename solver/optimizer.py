@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kernels import partition
+from kernels.candidates import max_left_python
 from kernels.params import NEG_INF
 from solver.cards import Hand, as_hand
 from solver.errors import BiribaError, ImpossiblePositionError, InvalidCardError, OutOfRangeError
@@ -168,10 +169,10 @@ def _weights(candidates: Candidates, objective: str) -> np.ndarray:
 
 def _solve_kernel(instance: Instance, candidates: Candidates, weights, backend):
     hand = np.array(instance.hand.counts, dtype=np.int64)
-    max_left = hand - np.array(instance.must_use.counts, dtype=np.int64)
+    left = max_left_python(hand, np.array(instance.must_use.counts, dtype=np.int64))
     rows = candidates.rows._replace(points=np.ascontiguousarray(weights, dtype=np.int64))
     value, indices, exact = partition.best(hand, rows, instance.keep, backend,
-                                           candidates.groups, max_left)
+                                           candidates.groups, left)
     if value == NEG_INF:
         return None, exact
     minimum = instance.minimum

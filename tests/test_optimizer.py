@@ -306,3 +306,32 @@ def test_auto_picks_the_kernel_for_small_hands_and_cpsat_for_large_ones():
     assert large.solver == "cpsat"
     assert optimize_laydown(random_instance(1, hand_size=30)).solver == "kernel"
     assert optimize_laydown(random_instance(1, hand_size=31)).solver == "cpsat"
+
+
+# --- the rows, defined once (kernels/candidates.py) ------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 6), st.randoms(use_true_random=False))
+def test_the_compiled_rows_are_the_plain_ones(new, added, rng):
+    from kernels.candidates import candidate_rows, max_left, max_left_python, rows_python
+
+    def table(rows):
+        return np.array([[rng.randint(0, 2) for _ in range(53)] for _ in range(rows)],
+                        dtype=np.int64).reshape(rows, 53)
+
+    new_counts, add_counts = table(new), table(added)
+    new_points = np.array([rng.randint(0, 300) for _ in range(new)], dtype=np.int64)
+    add_points = np.array([rng.randint(0, 300) for _ in range(added)], dtype=np.int64)
+    add_groups = np.array([rng.randint(0, 9) for _ in range(added)], dtype=np.int64)
+    compiled = candidate_rows(new_counts, new_points, add_counts, add_points, add_groups)
+    plain = rows_python(new_counts, new_points, add_counts, add_points, add_groups)
+    for a, b in zip(compiled, plain):
+        assert np.array_equal(a, b)
+    counts, points, groups = plain
+    assert (groups[:new] == -1).all() and np.array_equal(groups[new:], add_groups)
+    assert np.array_equal(counts[new:], add_counts) and np.array_equal(points[:new], new_points)
+    hand = table(1)[0] + 1
+    must = np.zeros(53, dtype=np.int64)
+    must[rng.randint(0, 52)] = 1
+    assert np.array_equal(max_left(hand, must), max_left_python(hand, must))

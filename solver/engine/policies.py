@@ -26,6 +26,7 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.candidates import candidate_rows, max_left
 from kernels.params import NEG_INF
 from kernels.partition_numba import additions, best, catalogue
 from solver.engine import layout as L
@@ -93,25 +94,16 @@ def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
         rows = np.empty((0, L.KINDS), dtype=np.int64)
         gains = np.empty(0, dtype=np.int64)
         groups = np.empty(0, dtype=np.int64)
-    new = keys.shape[0]
-    total = new + rows.shape[0]
-    if total == 0:
+    if keys.shape[0] + rows.shape[0] == 0:
         value = 0 if must < 0 else NEG_INF
         return Plan(value, np.empty(0, dtype=np.int64), keys, counts, shapes, cleans, points,
                     rows, gains, groups, table)
-    all_counts = np.empty((total, L.KINDS), dtype=np.int64)
-    all_points = np.empty(total, dtype=np.int64)
-    all_groups = np.full(total, -1, dtype=np.int64)
-    all_counts[:new] = counts
-    all_points[:new] = points
-    all_counts[new:] = rows
-    all_points[new:] = gains
-    all_groups[new:] = groups
-    max_left = hand.copy()
-    if must >= 0 and max_left[must] > 0:
-        max_left[must] -= 1
-    value, chosen, _ = best(hand.copy(), all_counts, all_points, keep, all_groups, max_left,
-                            budget)
+    all_counts, all_points, all_groups = candidate_rows(counts, points, rows, gains, groups)
+    must_counts = np.zeros(L.KINDS, dtype=np.int64)
+    if must >= 0 and hand[must] > 0:
+        must_counts[must] = 1
+    value, chosen, _ = best(hand.copy(), all_counts, all_points, keep, all_groups,
+                            max_left(hand, must_counts), budget)
     return Plan(value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table)
 
 
