@@ -21,6 +21,8 @@ Randomness: a 48-bit linear congruential generator whose state is an int64
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
@@ -29,6 +31,16 @@ from kernels.encoding import RANK_COUNT
 from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_WILD_SET
 from kernels.partition_numba import catalogue, key_counts, meld_key  # noqa: F401
 from solver.engine import layout as L
+
+# Who is playing, as the rule checks read it: the seat, its team, the seat's hand (counts)
+# and how many cards it holds, and the team's (biribas, clean biribas, runs, sets).
+Mover = namedtuple("Mover", ("seat", "team", "hand", "held", "stats"))
+# One play to check: the cards ``used`` (a new meld, or an addition to a table meld), how
+# many, the points it adds, whether it makes a meld reach the biriba size, how the team's
+# clean biribas change (+1 a new clean one, -1 a clean one a wild makes dirty), whether the
+# meld is a run, and whether it is a new meld (not an addition).
+Play = namedtuple("Play", ("used", "size", "points", "grows_biriba", "clean_change",
+                           "is_run", "is_new"))
 
 
 LCG_MUL = 0x5DEECE66D

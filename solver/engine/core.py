@@ -22,6 +22,8 @@ from solver.engine.basics import (  # noqa: F401
     LCG_ADD,
     LCG_MASK,
     LCG_MUL,
+    Mover,
+    Play,
     close_ready,
     encode,
     forget_known,

@@ -11,8 +11,9 @@ from solver.engine.basics import close_ready, packet_for, vulnerable_minimum
 
 
 @njit(cache=True)
-def discard_ok(S, R, seat, team, hand, held, kind, stats):
-    """May ``seat`` end the turn discarding ``kind`` (RULES.md §5.3, §6, §7)?"""
+def discard_ok(S, R, who, kind):
+    """May ``who`` (a Mover) end the turn discarding ``kind`` (RULES.md §5.3, §6, §7)?"""
+    seat, team, hand, held, stats = who
     if hand[kind] == 0 or kind == S[L.BANNED] or S[L.MUST] >= 0:
         return False
     minimum = vulnerable_minimum(S, team)

@@ -16,6 +16,8 @@ from kernels.params import SHAPE_RUN
 from kernels.partition_numba import additions, best, catalogue, meld_key
 from solver.engine import layout as L
 from solver.engine.basics import (
+    Mover,
+    Play,
     at_once_extra,
     close_ready,
     encode,
@@ -76,18 +78,17 @@ def _rest_value(hand_after, keys_counts, points, vals):
 
 
 @njit(cache=True)
-def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clean_change,
-            is_run, is_new, catalogue_counts, catalogue_points, vals, stats):
-    """May ``seat`` lay ``used`` (a new meld, or an addition to a table meld) now?
-
-    ``held``: cards in ``hand``; ``grows_biriba``: the play makes a meld reach the biriba size;
-    ``clean_change``: how the team's clean biribas change (+1 a new clean biriba, -1 a clean
-    biriba that a wild makes dirty). Checks, in order: the pile's top card
+def play_ok(S, R, vals, who, play, catalogue_counts, catalogue_points):
+    """May ``who`` (a Mover) make ``play`` (a Play: a new meld, or an addition to a table
+    meld) now? ``catalogue_counts``/``catalogue_points``: the hand's melds (for the
+    vulnerability minimum reachable with the rest). Checks, in order: the pile's top card
     still to meld (RULES.md §5.1), the cards left (an emptied hand takes the
     packet at once, RULES.md §5.4; a last card must be discardable: closing or
     taking the packet, RULES.md §7), the vulnerability minimum (RULES.md §6,
     reachable with the rest of the hand).
     """
+    seat, team, hand, held, stats = who
+    used, size, points, grows_biriba, clean_change, is_run, is_new = play
     must = S[L.MUST]
     if must >= 0 and used[must] == 0:
         return False
@@ -141,21 +142,23 @@ def play_ok(S, R, seat, team, hand, held, used, size, points, grows_biriba, clea
 
 
 @njit(cache=True)
-def new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans, points, i, vals, stats):
-    """May ``seat`` lay catalogue meld ``i`` of its hand (``counts``/``points``: the catalogue)?"""
-    if holds_wild(R, counts[i]) and wild_bar(S, R, team) >= 0:
+def new_meld_ok(S, R, vals, who, counts, shapes, cleans, points, i):
+    """May ``who`` lay catalogue meld ``i`` of its hand (``counts``/``points``: the catalogue)?"""
+    if holds_wild(R, counts[i]) and wild_bar(S, R, who.team) >= 0:
         return False              # venezuelan (000): the wild-card set comes first
     size = counts[i].sum()
     biriba = size >= R[L.R_BIRIBA_SIZE]
-    return play_ok(S, R, seat, team, hand, held, counts[i], size, points[i], biriba,
-                   1 if biriba and cleans[i] != 0 else 0, shapes[i] == SHAPE_RUN, True,
-                   counts, points, vals, stats)
+    play = Play(counts[i], size, points[i], biriba, 1 if biriba and cleans[i] != 0 else 0,
+                shapes[i] == SHAPE_RUN, True)
+    return play_ok(S, R, vals, who, play, counts, points)
 
 
 @njit(cache=True)
-def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, row, gain, m,
-                counts, points, stats):
-    """(legal, action) of adding ``row`` to the team's table meld ``m``."""
+def addition_ok(S, T, run_bonus, who, table, row, gain, m, counts, points):
+    """(legal, action) of ``who`` adding ``row`` to the team's table meld ``m`` (``table``:
+    the team's melds; ``counts``/``points``: the hand's catalogue)."""
+    R, sc, vals, _, setb = T
+    seat, team, _, held, _ = who
     if R[L.R_OWN_MELD_FIRST] and S[L.OWN_MELD + seat] == 0:
         return False, 0           # threes (003): a meld of one's own before extending
     if holds_wild(R, row):
@@ -174,8 +177,8 @@ def addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held, table, 
         _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
         before = 1 if info[L.INFO_SIZE] >= biriba and info[L.INFO_CLEAN] != 0 else 0
         change = (1 if merged_clean != 0 else 0) - before
-    if play_ok(S, R, seat, team, hand, held, row, added, gain, grows, change,
-               info[L.INFO_SHAPE] == SHAPE_RUN, False, counts, points, vals, stats):
+    play = Play(row, added, gain, grows, change, info[L.INFO_SHAPE] == SHAPE_RUN, False)
+    if play_ok(S, R, vals, who, play, counts, points):
         return True, encode(L.ACTION_EXTEND, m, meld_key(merged))
     return False, 0
 
@@ -188,12 +191,11 @@ def play_actions(S, T, out, n, melds_only):
     team = S[L.TEAM_OF + seat]
     hand = hand_of(S, seat).copy()
     held = hand.sum()
-    stats = team_stats(S, R, team)
+    who = Mover(seat, team, hand, held, team_stats(S, R, team))
     run_bonus = trump_bonus(S, runb)
     keys, counts, shapes, homes, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
     for i in range(keys.shape[0]):
-        if n < out.shape[0] and new_meld_ok(S, R, seat, team, hand, held, counts, shapes, cleans,
-                                            points, i, vals, stats):
+        if n < out.shape[0] and new_meld_ok(S, R, vals, who, counts, shapes, cleans, points, i):
             out[n] = encode(L.ACTION_LAY, 0, keys[i])
             n += 1
     if S[L.MELD_N + team] > 0:
@@ -203,16 +205,15 @@ def play_actions(S, T, out, n, melds_only):
         for i in range(rows.shape[0]):
             if n >= out.shape[0]:
                 break
-            ok, action = addition_ok(S, R, sc, vals, run_bonus, setb, seat, team, hand, held,
-                                     table, rows[i], gains[i], groups[i], counts, points, stats)
+            ok, action = addition_ok(S, T, run_bonus, who, table, rows[i], gains[i], groups[i],
+                                     counts, points)
             if ok:
                 out[n] = action
                 n += 1
     if melds_only:
         return n
     for kind in range(L.KINDS):
-        if hand[kind] > 0 and n < out.shape[0] and discard_ok(S, R, seat, team, hand, held,
-                                                              kind, stats):
+        if hand[kind] > 0 and n < out.shape[0] and discard_ok(S, R, who, kind):
             out[n] = encode(L.ACTION_DISCARD, 0, kind)
             n += 1
     return n

@@ -10,6 +10,8 @@ from kernels.params import SHAPE_RUN
 from kernels.partition_numba import additions, catalogue
 from solver.engine import layout as L
 from solver.engine.basics import (
+    Mover,
+    Play,
     encode,
     hand_of,
     is_black_three,
@@ -79,8 +81,7 @@ def frozen_pickups(S, T, out, n):
     keys, counts, shapes, _, cleans, points = catalogue(pool, sc, vals, trump_bonus(S, runb),
                                                        setb)
     after = hand + pile_counts(S)
-    held = after.sum()
-    stats = team_stats(S, R, team)
+    who = Mover(seat, team, after, after.sum(), team_stats(S, R, team))
     biriba = R[L.R_BIRIBA_SIZE]
     for i in range(keys.shape[0]):
         if n >= out.shape[0]:
@@ -88,9 +89,9 @@ def frozen_pickups(S, T, out, n):
         if counts[i, top] == 0 or cleans[i] == 0:
             continue
         size = counts[i].sum()
-        if play_ok(S, R, seat, team, after, held, counts[i], size, points[i], size >= biriba,
-                   1 if size >= biriba else 0, shapes[i] == SHAPE_RUN, True, counts, points,
-                   vals, stats):
+        play = Play(counts[i], size, points[i], size >= biriba, 1 if size >= biriba else 0,
+                    shapes[i] == SHAPE_RUN, True)
+        if play_ok(S, R, vals, who, play, counts, points):
             out[n] = encode(L.ACTION_PILE, 1, keys[i])
             n += 1
     return n

@@ -31,6 +31,7 @@ from kernels.params import NEG_INF
 from kernels.partition_numba import additions, best, catalogue
 from solver.engine import layout as L
 from solver.engine.core import (
+    Mover,
     addition_ok,
     discard_ok,
     encode,
@@ -108,9 +109,11 @@ def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
 
 
 @njit(cache=True)
-def _discard_choice(S, T, seat, team, hand, held, counts, rows, stats):
-    """The legal discard least useful to the team and to the next opponent, or -1."""
+def _discard_choice(S, T, who, counts, rows):
+    """The legal discard of ``who`` least useful to the team and to the next opponent, or -1
+    (``counts``, ``rows``: the plan's melds and additions)."""
     R, sc, vals, runb, setb = T
+    seat, team, hand, _, _ = who
     uses = np.zeros(L.KINDS, dtype=np.int64)
     for i in range(counts.shape[0]):
         for kind in range(L.KINDS):
@@ -134,7 +137,7 @@ def _discard_choice(S, T, seat, team, hand, held, counts, rows, stats):
     chosen = -1
     best_score = NEG_INF
     for kind in range(L.KINDS):
-        if hand[kind] == 0 or not discard_ok(S, R, seat, team, hand, held, kind, stats):
+        if hand[kind] == 0 or not discard_ok(S, R, who, kind):
             continue
         score = -1000 * uses[kind] - 500 * feeds[kind] + vals[kind]
         if score > best_score:
@@ -144,19 +147,18 @@ def _discard_choice(S, T, seat, team, hand, held, counts, rows, stats):
 
 
 @njit(cache=True)
-def _row_action(S, T, seat, team, hand, held, plan, index, stats):
-    """The action of ``plan``'s row ``index`` when it is legal now, else 0."""
-    R, sc, vals, runb, setb = T
+def _row_action(S, T, who, plan, index):
+    """The action of ``plan``'s row ``index`` when ``who`` may play it now, else 0."""
+    R, _, vals, runb, _ = T
     new = plan.keys.shape[0]
     if index < new:
-        if new_meld_ok(S, R, seat, team, hand, held, plan.counts, plan.shapes, plan.cleans,
-                       plan.points, index, vals, stats):
+        if new_meld_ok(S, R, vals, who, plan.counts, plan.shapes, plan.cleans, plan.points,
+                       index):
             return encode(L.ACTION_LAY, 0, plan.keys[index])
         return 0
     i = index - new
-    ok, action = addition_ok(S, R, sc, vals, trump_bonus(S, runb), setb, seat, team, hand, held,
-                             plan.table, plan.rows[i], plan.gains[i], plan.groups[i],
-                             plan.counts, plan.points, stats)
+    ok, action = addition_ok(S, T, trump_bonus(S, runb), who, plan.table, plan.rows[i],
+                             plan.gains[i], plan.groups[i], plan.counts, plan.points)
     return action if ok else 0
 
 
@@ -212,21 +214,18 @@ def greedy_action(S, T, buffer):
                 return pile
         return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
-    held = hand.sum()
-    stats = team_stats(S, R, team)
+    who = Mover(seat, team, hand, hand.sum(), team_stats(S, R, team))
     plan = _plan(S, sc, vals, runb, setb, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
     minimum = vulnerable_minimum(S, team)
     lay = plan.value > 0 and (minimum == 0 or S[L.TURN_POINTS] + plan.value >= minimum
                               or S[L.TURN_POINTS] > 0)
     if lay or must >= 0:
         for i in range(plan.chosen.shape[0]):
-            action = _row_action(S, T, seat, team, hand, held, plan,
-                                 plan.chosen[i], stats)
+            action = _row_action(S, T, who, plan, plan.chosen[i])
             if action != 0:
                 return action
     if must < 0 and not (0 < S[L.TURN_POINTS] < minimum):
-        kind = _discard_choice(S, T, seat, team, hand, held, plan.counts,
-                               plan.rows, stats)
+        kind = _discard_choice(S, T, who, plan.counts, plan.rows)
         if kind >= 0:
             return encode(L.ACTION_DISCARD, 0, kind)
     # an obligation the plan missed, or nothing else: the first legal action
