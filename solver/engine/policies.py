@@ -80,11 +80,12 @@ class Plan(NamedTuple):
 
 
 @njit(cache=True)
-def _plan(S, sc, vals, runb, setb, team, hand, keep, must, budget):
+def _plan(S, T, team, hand, keep, must, budget):
     """The best lay-down of ``hand`` with the team's table melds (the optimizer's kernel path).
 
     Returns a :class:`Plan`.
     """
+    _, sc, vals, runb, setb = T
     run_bonus = trump_bonus(S, runb)
     keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
     table, table_shapes, table_homes, before = team_melds(S, team)
@@ -181,7 +182,7 @@ def _pile_action(S, T, buffer):
 @njit(cache=True)
 def greedy_action(S, T, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
-    R, sc, vals, runb, setb = T
+    R, _, _, _, _ = T
     phase = S[L.PHASE]
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
@@ -206,16 +207,16 @@ def greedy_action(S, T, buffer):
                 return pile
             # int64 values, not literals: numba compiles _plan and best once (not per constant)
             one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
-            without = _plan(S, sc, vals, runb, setb, team, hand, one, -one, budget).value
+            without = _plan(S, T, team, hand, one, -one, budget).value
             top = S[L.PILE + S[L.PILE_N] - 1] if R[L.R_MUST_MELD] else -1
-            with_pile = _plan(S, sc, vals, runb, setb, team, hand + pile_counts(S), one, top,
+            with_pile = _plan(S, T, team, hand + pile_counts(S), one, top,
                               budget).value
             if with_pile > without:
                 return pile
         return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
     who = Mover(seat, team, hand, hand.sum(), team_stats(S, R, team))
-    plan = _plan(S, sc, vals, runb, setb, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
+    plan = _plan(S, T, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
     minimum = vulnerable_minimum(S, team)
     lay = plan.value > 0 and (minimum == 0 or S[L.TURN_POINTS] + plan.value >= minimum
                               or S[L.TURN_POINTS] > 0)
