@@ -157,6 +157,13 @@ def test_a_finished_round_or_another_seat_cannot_be_searched():
         search(over)
 
 
+def test_progress_is_reported_and_ends_at_one():
+    shares = []
+    result = search(_midround(), seconds=0.35, seed=1, progress=shares.append)
+    assert result.iterations > 0 and shares[-1] == 1.0
+    assert shares == sorted(shares) and len(shares) >= 2
+
+
 def test_a_time_budget_stops_the_search():
     result = search(_midround(), seconds=0.2, seed=1)
     assert 0 < result.iterations and result.seconds < 5
