@@ -197,11 +197,14 @@ class _Worker:
                 share = max(share, (now - self.started) / self.seconds)
             self.progress(min(share, 1.0))
 
-    def _until(self, target, share, options, chunk):
+    def _until(self, target, share, options, chunked):
+        """Iterate up to ``target`` iterations or ``share`` of the time budget; ``options``:
+        a function of the worker giving each call's options; ``chunked``: always in short
+        calls (else one call when nothing needs the clock)."""
         deadline = None if self.seconds is None else self.started + self.seconds * share
+        one_call = deadline is None and not chunked and self.progress is None
         while self.done < target:
-            step = target - self.done if deadline is None and chunk is None \
-                and self.progress is None else min(CHUNK, target - self.done)
+            step = target - self.done if one_call else min(CHUNK, target - self.done)
             self.actions += iterate(self.array, self.tables, self.seat, self.stage,
                                     self.tree, step, self.rng, options(self))
             self.done += step
@@ -211,7 +214,7 @@ class _Worker:
 
     def bandit(self):
         self._until(self.target - int(self.target * self.refine), 1.0 - self.refine,
-                    lambda _: self.options, None)
+                    lambda _: self.options, False)
 
     def top_two(self) -> list[int]:
         """The codes of the two most visited root decisions (by this worker)."""
@@ -235,7 +238,7 @@ class _Worker:
             forced[FORCE_SLOT] = float(min(slots, key=lambda j: (visits[j], j)))
             return forced
 
-        self._until(self.target, 1.0, options, CHUNK)
+        self._until(self.target, 1.0, options, True)
 
     def root(self):
         """(decision, visits, avail, reward, points, squares, wins, iterations, actions) of
