@@ -15,6 +15,7 @@ from analysis.analyzer import (
     position_of_record,
 )
 from solver.errors import BiribaError, OutOfRangeError
+from solver.search.plans import PLANS_ALL, PLANS_DEFAULT
 
 
 def add_analyze_command(commands, add_rules_arguments) -> None:
@@ -47,6 +48,10 @@ def add_analyze_command(commands, add_rules_arguments) -> None:
                         help=f"search processes (default {DEFAULT_WORKERS}; the same "
                              "number on every machine, so --iterations with --seed gives "
                              "the same answer everywhere)")
+    parser.add_argument("--plans", type=int, default=PLANS_DEFAULT,
+                        help=f"the lay-down plans weighed, a mask (default {PLANS_DEFAULT}: "
+                             f"the best and nothing; {PLANS_ALL}: also extend only, hold "
+                             "cards, go out)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(handler=cmd_analyze)
 
@@ -96,17 +101,19 @@ def _bar(share: float) -> None:
 
 def cmd_analyze(args) -> int:
     from solver.engine.warm import ensure_compiled
-    from solver.search.search import check_budget
+    from solver.search.search import check_budget, check_plans
 
     started = time.perf_counter()               # the budget is the command's
     target = _target(args)
     check_budget(args.iterations, args.seconds, args.workers)
+    check_plans(args.plans)
     if isinstance(target, Position):
         target = build_state(target, args.seed)      # refuses an impossible position now
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
     bar = None if args.json else _bar
     result = analyze(target, iterations=args.iterations, seconds=args.seconds,
-                     seed=args.seed, workers=args.workers, started=started, progress=bar)
+                     seed=args.seed, workers=args.workers, started=started, progress=bar,
+                     plans=args.plans)
     if bar is not None:
         sys.stderr.write("\n")
     if args.json:

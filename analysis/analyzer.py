@@ -30,6 +30,7 @@ from solver.engine.positions import position as make_position
 from solver.errors import ImpossiblePositionError
 from solver.optimizer import Config, Instance, optimize_laydown
 from solver.search import search
+from solver.search.plans import PLANS_DEFAULT
 from solver.search.search import decision_name, expansion
 
 DEFAULT_SECONDS = 2.0
@@ -195,14 +196,15 @@ class Analysis(NamedTuple):
 
 def analyze(target, iterations: int | None = None, seconds: float | None = None,
             seed: int = 0, workers: int = DEFAULT_WORKERS,
-            started: float | None = None, progress=None) -> Analysis:
+            started: float | None = None, progress=None,
+            plans: int = PLANS_DEFAULT) -> Analysis:
     """Analyze a :class:`Position` (or an engine State): the best lay-down now and every
     decision of the phase, ranked. A time budget (default 2 seconds) is the whole
     analysis: the search gets what is left after the position is set up (at least a
     quarter of it), counted from ``started`` (a ``time.perf_counter()`` reading; default:
     now); half the search refines the top two decisions (``REFINE``). Two worker
     processes by default; ``progress`` (a function of the share done) is told how far the
-    search is."""
+    search is; ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`)."""
     started = time.perf_counter() if started is None else started
     if iterations is None and seconds is None:
         seconds = DEFAULT_SECONDS
@@ -219,11 +221,11 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
         prepared["laydown"] = best_laydown(state)        # compiled code loaded
         from solver.search.search import available_decisions
 
-        first = available_decisions(state)[0]
+        first = available_decisions(state, None, plans)[0]
         decision_name(state, first, expansion(state, first))
 
     result = search(state, iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                    refine=REFINE, meanwhile=meanwhile, progress=progress)
+                    refine=REFINE, meanwhile=meanwhile, progress=progress, plans=plans)
     laydown = prepared["laydown"]
     best = result.decisions[0]
     decisions = []

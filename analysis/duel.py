@@ -3,7 +3,9 @@
 Every deal is played twice with the seats swapped (A at the seats of team 0, then of team
 1; with four players A holds both seats of one team), so the luck of the cards cancels in
 the pair. The figure is the mean, over deal pairs, of A's round score less B's (averaged
-over the pair), with its 95% interval; round wins count each round apart.
+over the pair), with its 95% interval; round wins count each round apart. With ``--match``
+each deal starts a whole match (rounds until the target) and the figures are the final
+match scores and the matches won.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def add_duel_command(commands, add_rules_arguments) -> None:
     add_rules_arguments(duel)
     duel.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     duel.add_argument("--workers", type=int, default=1, help="processes playing deals (1)")
+    duel.add_argument("--match", action="store_true",
+                      help="play whole matches (rounds until the target), not rounds")
     duel.add_argument("--quiet", action="store_true", help="no progress bar")
     duel.add_argument("--json", action="store_true", help="one JSON object")
     duel.add_argument("--log", metavar="FILE", help="append each deal pair as a JSON line "
@@ -60,8 +64,8 @@ class _Timed:
 
 def play_pair(game_args, a: str, b: str, seed: int) -> dict:
     """Deal ``seed`` twice, A at team 0's seats, then at team 1's; A's view of both rounds."""
-    players, rules, options = game_args
-    game = Game(players, rules, *options)
+    players, rules, options, match = game_args
+    game = Game(players, rules, *options, match=match)
     spec_a, spec_b = parse_spec(a), parse_spec(b)
     diffs, seconds, calls = [], [0.0, 0.0], [0, 0]
     for swap in (0, 1):
@@ -71,7 +75,7 @@ def play_pair(game_args, a: str, b: str, seed: int) -> dict:
             spec = spec_a if is_a else spec_b
             seats.append(_Timed(spec.make(seed * 16 + seat * 2 + swap)))
         state = play(game.new_initial_state(seed, 0), seats)
-        scores = state.round_scores()
+        scores = state.match_scores() if match else state.round_scores()
         diffs.append(scores[swap] - scores[1 - swap])
         for seat, timed in enumerate(seats):
             side = 0 if (seat % 2) == swap else 1
@@ -85,7 +89,8 @@ def _job(job):
 
 
 def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
-         options=(), seed: int = 0, workers: int = 1, progress=None, log=None) -> dict:
+         options=(), seed: int = 0, workers: int = 1, progress=None, log=None,
+         match: bool = False) -> dict:
     if not 1 <= deals <= MAX_DEALS:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {deals}")
     if not 1 <= workers <= 64:
@@ -93,7 +98,8 @@ def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
     check_seed(seed, deals)
     parse_spec(a), parse_spec(b)
     Game(players, rules, *options)          # refuses rules the engine cannot play
-    jobs = [((players, rules, tuple(options)), a, b, seed + d) for d in range(deals)]
+    jobs = [((players, rules, tuple(options), bool(match)), a, b, seed + d)
+            for d in range(deals)]
     pairs = []
     started = time.perf_counter()
     interrupted = False
@@ -117,10 +123,11 @@ def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
     finally:
         if workers > 1:
             pool.terminate()
-    return summary(a, b, pairs, players, rules, time.perf_counter() - started, interrupted)
+    return summary(a, b, pairs, players, rules, time.perf_counter() - started, interrupted,
+                   match)
 
 
-def summary(a, b, pairs, players, rules, seconds, interrupted=False) -> dict:
+def summary(a, b, pairs, players, rules, seconds, interrupted=False, match=False) -> dict:
     means = np.array([sum(p["diffs"]) / 2 for p in pairs], dtype=np.float64)
     rounds = [d for p in pairs for d in p["diffs"]]
     n = len(means)
@@ -134,7 +141,7 @@ def summary(a, b, pairs, players, rules, seconds, interrupted=False) -> dict:
         "wins": [sum(d > 0 for d in rounds), sum(d < 0 for d in rounds)],
         "ties": sum(d == 0 for d in rounds),
         "seconds_per_decision": [spent[s] / calls[s] if calls[s] else 0.0 for s in (0, 1)],
-        "seconds": seconds, "interrupted": interrupted,
+        "seconds": seconds, "interrupted": interrupted, "match": bool(match),
     }
 
 
@@ -155,7 +162,7 @@ def cmd_duel(args) -> int:
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     try:
         result = duel(args.a, args.b, args.deals, args.players, args.rules,
-                      tuple(args.option), args.seed, args.workers, progress, log)
+                      tuple(args.option), args.seed, args.workers, progress, log, args.match)
     finally:
         if log is not None:
             log.close()
@@ -165,12 +172,14 @@ def cmd_duel(args) -> int:
         print(json.dumps(result))
         return 130 if result["interrupted"] else 0
     low, high = result["ci95"]
-    print(f"{result['deals']} deals x 2 rounds of {args.rules}, {args.players} players: "
+    one, many = ("match", "matches") if args.match else ("round", "rounds")
+    print(f"{result['deals']} deals x 2 {many} of {args.rules}, {args.players} players: "
           f"A = {args.a}, B = {args.b}")
-    print(f"A - B per round: {result['mean_diff']:+.1f} points, 95% interval "
+    scores = " (final match scores)" if args.match else ""
+    print(f"A - B per {one}{scores}: {result['mean_diff']:+.1f} points, 95% interval "
           f"[{low:+.1f}, {high:+.1f}]")
     rounds = result["rounds"]
-    print(f"rounds won: A {result['wins'][0]} ({result['wins'][0] / rounds:.1%}), "
+    print(f"{many} won: A {result['wins'][0]} ({result['wins'][0] / rounds:.1%}), "
           f"B {result['wins'][1]} ({result['wins'][1] / rounds:.1%}), ties {result['ties']}")
     spa, spb = result["seconds_per_decision"]
     print(f"seconds per decision: A {spa:.4f}, B {spb:.4f}; {result['seconds']:.1f} s in all")

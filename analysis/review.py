@@ -10,8 +10,9 @@ below it the search cannot tell them apart at the budget), and a grade:
 - *mistake*: MISTAKE (50) or more;
 - *blunder*: BLUNDER (100) or more.
 
-A lay-down that is not the search's plan (``LAY_BEST``) or holding everything
-(``LAY_NONE``) is valued by a search from the position after it (the best discard there).
+A lay-down that is none of the search's plans (``LAY_BEST`` and the others of
+:mod:`solver.search.plans`) or holding everything (``LAY_NONE``) is valued by a search
+from the position after it (the best discard there).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from solver.engine import layout as L
 from solver.errors import BiribaError
 from solver.search import decisions as D
 from solver.search import search
+from solver.search.plans import is_lay
 from solver.search.search import available_decisions, expansion
 
 INACCURACY = 20
@@ -134,8 +136,12 @@ def _played(state, history, index, stage, options):
         trial.apply_trusted(a)
         if trial.is_terminal() or trial.current_player() != seat:
             break
-    plan = expansion(state, D.LAY_BEST, stage)
-    code = D.LAY_BEST if plan == history[index:index + step] else -1
+    code = -1
+    for option in options:                 # the plan the search offered that was played
+        if is_lay(option) and option != D.LAY_NONE and \
+                expansion(state, option, stage) == history[index:index + step]:
+            code = option
+            break
     return code, step, D.STAGE_DISCARD
 
 

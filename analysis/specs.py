@@ -2,7 +2,9 @@
 
 Players: ``random``, ``greedy`` (both also run inside the playout kernel), ``ismcts``
 with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon``,
-``scale`` and ``cutoff`` (``ismcts:iterations=400``, ``ismcts:seconds=0.5,workers=2``), and
+``scale``, ``cutoff``, ``plans`` and ``match`` (``ismcts:iterations=400``,
+``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=31``: the mask of
+:mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward), and
 ``openspiel``
 (OpenSpiel's ISMCTSBot with random rollouts; options ``simulations``, ``uct_c``; the optional
 extra). A bad specification raises :class:`PlayerSpecError` quoting it.
@@ -18,7 +20,8 @@ from solver.search import ISMCTSPlayer
 
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
-               "epsilon": float, "scale": float, "cutoff": int},
+               "epsilon": float, "scale": float, "cutoff": int, "plans": int,
+               "match": int},
     "openspiel": {"simulations": int, "uct_c": float},
 }
 

@@ -13,6 +13,7 @@ from solver.engine.players import GreedyPlayer, RandomPlayer, play
 from solver.errors import OutOfRangeError
 from solver.search import ISMCTSPlayer, SearchError, search
 from solver.search import decisions as D
+from solver.search import plans as P
 from solver.search.search import available_decisions, expansion
 
 
@@ -36,18 +37,56 @@ def test_every_decision_expands_into_legal_actions(preset):
         player = RandomPlayer(seed)
         stage = D.STAGE_LAY
         while not state.is_terminal() and checked < 400:
-            for code in available_decisions(state, stage):
+            for code in available_decisions(state, stage, P.PLANS_ALL):
                 trial = state.clone()
                 actions = expansion(state, code, stage)
                 assert actions or code in (D.LAY_NONE, D.LAY_BEST)
                 for action in actions:
                     assert action in trial.legal_actions()
                     trial.apply_action(action)
+                _check_plan(code, actions, trial)
                 checked += 1
             action = player.choose(state)
             state.apply_action(action)
             stage = D.STAGE_DISCARD if state.array[L.TURN_LAID] > 0 else D.STAGE_LAY
     assert checked >= 200
+
+
+def _check_plan(code, actions, after):
+    """Each lay-down plan does what solver.search.plans says of it."""
+    seat = after.current_player()
+    if code == P.LAY_EXTEND:
+        assert actions and all(a >> L.TYPE_SHIFT == L.ACTION_EXTEND for a in actions)
+    elif code == P.LAY_HOLD:
+        assert actions and len(after.hand(seat)) >= P.HOLD_CARDS + 1
+    elif code == P.LAY_OUT:
+        assert actions and len(after.hand(seat)) == 1
+
+
+def test_the_plans_mask_chooses_which_lay_down_plans_are_offered():
+    """The basic mask offers only best and nothing (the search before the option); the
+    full mask adds the other plans where they differ, each once."""
+    greedy = GreedyPlayer()
+    extra = set()
+    seed = 5
+    state = Game(2).new_initial_state(seed)
+    for _ in range(3000):
+        if len(extra) == 3:
+            break
+        if state.is_terminal():
+            seed += 1
+            state = Game(2).new_initial_state(seed)
+        basic = available_decisions(state, None, P.PLANS_BASIC)
+        full = available_decisions(state, None, P.PLANS_ALL)
+        assert not [code for code in basic if code in (P.LAY_EXTEND, P.LAY_HOLD, P.LAY_OUT)]
+        assert full[:len(basic)] == basic and len(set(full)) == len(full)
+        extra.update(code for code in full if code not in basic)
+        state.apply_action(greedy.choose(state))
+    assert extra == {P.LAY_EXTEND, P.LAY_HOLD, P.LAY_OUT}
+    with pytest.raises(OutOfRangeError, match="plans"):
+        search(state, iterations=10, plans=0)
+    with pytest.raises(OutOfRangeError, match="plans"):
+        ISMCTSPlayer(plans=64)
 
 
 def test_the_search_reads_only_the_searchers_information_set():
@@ -173,8 +212,10 @@ def test_a_time_budget_stops_the_search():
                                              ("venezuelan", 2), ("partnership", 4)])
 def test_the_ismcts_player_plays_whole_rounds(preset, players):
     game = Game(players, preset)
-    seats = [ISMCTSPlayer(seed=seat, iterations=8) if seat % 2 == 0 else GreedyPlayer()
-             for seat in range(players)]
+    # seat 0 weighs every lay-down plan, seat 2 (with four players) only best and nothing
+    seats = [ISMCTSPlayer(seed=seat, iterations=8,
+                          plans=P.PLANS_ALL if seat == 0 else P.PLANS_BASIC)
+             if seat % 2 == 0 else GreedyPlayer() for seat in range(players)]
     state = play(game.new_initial_state(2), seats)
     assert state.is_terminal()
     invariants.check(state)
@@ -225,6 +266,9 @@ def test_player_specifications_are_parsed_and_checked():
     assert parse_spec("ismcts:cutoff=20").make(0).cutoff == 20
     with pytest.raises(OutOfRangeError, match="cutoff"):
         parse_spec("ismcts:cutoff=-3")
+    assert parse_spec("ismcts:plans=31").make(0).plans == P.PLANS_ALL
+    with pytest.raises(OutOfRangeError, match="plans"):
+        parse_spec("ismcts:plans=2")         # without the best lay-down
 
 
 def test_duel_plays_duplicate_deals_and_reports_json(capsys):
@@ -251,6 +295,7 @@ def test_duel_swaps_the_seats_so_equal_players_tie_exactly(capsys):
     (["duel", "greedy", "random", "--deals", "0"], "--deals"),
     (["duel", "greedy", "random", "--workers", "0", "--deals", "1"], "--workers"),
     (["simulate", "--p0", "ismcts:seconds=nan", "--games", "1"], "seconds"),
+    (["duel", "ismcts:plans=99", "greedy", "--deals", "1"], "plans"),
 ])
 def test_bad_players_and_budgets_are_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = _run(capsys, *argv)

@@ -59,7 +59,7 @@ PICKUP_BUDGET = 1 << 15
 
 
 class Plan(NamedTuple):
-    """A lay-down plan (``_plan``): its points, the rows chosen, and the rows it chose from.
+    """A lay-down plan (``lay_plan``): its points, the rows chosen, and the rows it chose from.
 
     Rows ``< len(keys)`` are the hand's catalogue melds (``keys``, ``counts``, ``shapes``,
     ``cleans``, ``points``); the others are additions to the team's ``table`` melds
@@ -79,11 +79,19 @@ class Plan(NamedTuple):
     table: np.ndarray
 
 
+# weights of a plan that may not use new melds (``melds`` 0): far below any lay-down
+NO_MELD = -(1 << 40)
+
+
 @njit(cache=True)
-def _plan(S, T, team, hand, keep, must, budget):
+def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
     """The best lay-down of ``hand`` with the team's table melds (the optimizer's kernel path).
 
-    Returns a :class:`Plan`.
+    ``keep``: the cards that stay in hand (1: the discard); ``must``: a kind that must be
+    laid (-1: none). ``melds`` 0: additions to the table melds only. ``card_weight``
+    > 0: the most cards laid first, then the most points (a plan to go out). Returns a
+    :class:`Plan` whose ``value`` is the points of the rows chosen (``NEG_INF``: none
+    fits).
     """
     _, sc, vals, runb, setb = T
     run_bonus = trump_bonus(S, runb)
@@ -104,8 +112,23 @@ def _plan(S, T, team, hand, keep, must, budget):
     must_counts = np.zeros(L.KINDS, dtype=np.int64)
     if must >= 0 and hand[must] > 0:
         must_counts[must] = 1
-    value, chosen, _ = best(hand.copy(), all_counts, all_points, keep, all_groups,
+    weights = all_points
+    if card_weight > 0 or melds == 0:
+        weights = all_points.copy()
+        for i in range(weights.shape[0]):
+            if i < keys.shape[0] and melds == 0:
+                weights[i] = NO_MELD
+            else:
+                weights[i] += card_weight * all_counts[i].sum()
+    value, chosen, _ = best(hand.copy(), all_counts, weights, keep, all_groups,
                             max_left(hand, must_counts), budget)
+    if value != NEG_INF and (card_weight > 0 or melds == 0):
+        value = 0
+        for i in range(chosen.shape[0]):
+            if weights[chosen[i]] == NO_MELD:
+                value = NEG_INF              # only a new meld takes the card that must go
+                break
+            value += all_points[chosen[i]]
     return Plan(value, chosen, keys, counts, shapes, cleans, points, rows, gains, groups, table)
 
 
@@ -148,7 +171,7 @@ def _discard_choice(S, T, who, counts, rows):
 
 
 @njit(cache=True)
-def _row_action(S, T, who, plan, index):
+def row_action(S, T, who, plan, index):
     """The action of ``plan``'s row ``index`` when ``who`` may play it now, else 0."""
     R, _, vals, runb, _ = T
     new = plan.keys.shape[0]
@@ -205,24 +228,25 @@ def greedy_action(S, T, buffer):
             pile = _pile_action(S, T, buffer)
             if not can_draw:
                 return pile
-            # int64 values, not literals: numba compiles _plan and best once (not per constant)
+            # int64 values, not literals: numba compiles lay_plan and best once (not per constant)
             one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
-            without = _plan(S, T, team, hand, one, -one, budget).value
+            without = lay_plan(S, T, team, hand, one, -one, budget, one, one - one).value
             top = S[L.PILE + S[L.PILE_N] - 1] if R[L.R_MUST_MELD] else -1
-            with_pile = _plan(S, T, team, hand + pile_counts(S), one, top,
-                              budget).value
+            with_pile = lay_plan(S, T, team, hand + pile_counts(S), one, top, budget,
+                                 one, one - one).value
             if with_pile > without:
                 return pile
         return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
     who = Mover(seat, team, hand, hand.sum(), team_stats(S, R, team))
-    plan = _plan(S, T, team, hand, np.int64(1), must, np.int64(PLAN_BUDGET))
+    one = np.int64(1)
+    plan = lay_plan(S, T, team, hand, one, must, np.int64(PLAN_BUDGET), one, one - one)
     minimum = vulnerable_minimum(S, team)
     lay = plan.value > 0 and (minimum == 0 or S[L.TURN_POINTS] + plan.value >= minimum
                               or S[L.TURN_POINTS] > 0)
     if lay or must >= 0:
         for i in range(plan.chosen.shape[0]):
-            action = _row_action(S, T, who, plan, plan.chosen[i])
+            action = row_action(S, T, who, plan, plan.chosen[i])
             if action != 0:
                 return action
     if must < 0 and not (0 < S[L.TURN_POINTS] < minimum):

@@ -6,7 +6,8 @@ the player to move has a real choice:
 - the trump choice, the pickup (draw, take the pile; threes' frozen pile: one per meld of
   its top card) and barimba's redraw: the engine action itself;
 - the lay-down, once per turn (the *lay stage*): ``LAY_BEST``, the greedy player's
-  lay-down (the optimizer's kernel path, laid meld by meld), or ``LAY_NONE``, nothing;
+  lay-down (the optimizer's kernel path, laid meld by meld), ``LAY_NONE``, nothing, and
+  the other plans of the ``plans`` mask (:mod:`solver.search.plans`);
 - the discard (the *discard stage*): each legal discard, the engine action itself.
 
 A decision point with one decision is forced: the search plays it without a node. A
@@ -22,19 +23,27 @@ from numba import njit
 from solver.engine import layout as L
 from solver.engine.core import apply_action, legal_actions
 from solver.engine.policies import greedy_action
+from solver.search.plans import (  # noqa: F401  (the codes are named here too)
+    LAY_BEST,
+    LAY_EXTEND,
+    LAY_HOLD,
+    LAY_NONE,
+    LAY_OUT,
+    offer,
+    play_variant,
+)
 
-LAY_BEST = 1 << 56          # above every engine action (type << 48 with type <= 7)
-LAY_NONE = (1 << 56) + 1
 STAGE_LAY = 0
 STAGE_DISCARD = 1
 MAX_PLAN_ACTIONS = 200      # a lay-down has at most one action per card laid
 
 
 @njit(cache=True)
-def available(S, T, stage, buffer, out):
+def available(S, T, stage, buffer, out, plans):
     """Write the decisions available in ``S`` at ``stage`` into ``out``; returns how many.
 
-    ``buffer``: int64[MAX_ACTIONS] for the engine's legal actions.
+    ``buffer``: int64[MAX_ACTIONS] for the engine's legal actions; ``plans``: the mask of
+    lay-down plans (:mod:`solver.search.plans`).
     """
     n = legal_actions(S, T, buffer)
     phase = S[L.PHASE]
@@ -60,7 +69,7 @@ def available(S, T, stage, buffer, out):
         if discards > 0:
             out[count] = LAY_NONE
             count += 1
-        return count
+        return offer(S, T, plans, out, count)
     if discards == 0:               # an obligation left (the pile's top card): lay it
         out[count] = LAY_BEST
         return count + 1
@@ -93,6 +102,8 @@ def apply_decision(S, T, decision, buffer, log, logged):
                 log[logged] = action
             logged += 1
         return STAGE_DISCARD, logged
+    if decision == LAY_EXTEND or decision == LAY_HOLD or decision == LAY_OUT:
+        return STAGE_DISCARD, play_variant(S, T, decision, log, logged)
     apply_action(S, T, decision)
     if logged < log.shape[0]:
         log[logged] = decision

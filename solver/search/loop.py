@@ -15,6 +15,7 @@ from solver.engine import layout as L
 from solver.engine.core import apply_action, end_round
 from solver.engine.policies import greedy_action, random_action
 from solver.search.decisions import apply_decision, available
+from solver.search.match import match_rewards
 from solver.engine.determinize import determinize
 from solver.search.select import backup, expand, row_of, select
 from solver.search.tree import MAX_CHILDREN, NO_NODE, NO_ROW
@@ -24,13 +25,18 @@ MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few h
 # options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
 # points that scale a round-score difference into a reward, the root slot every
 # iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it),
-# and the rollout's cut-off (engine actions, 0: to the end of the round)
+# the rollout's cut-off (engine actions, 0: to the end of the round), the mask of
+# lay-down plans (solver.search.plans), and the match-aware reward (1: on, with the match's
+# target; solver.search.match)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
 FORCE_SLOT = 3
 CUTOFF = 4
-OPTIONS = 5
+PLANS = 5
+MATCH = 6
+TARGET = 7
+OPTIONS = 8
 NO_FORCE = -1.0
 
 
@@ -82,11 +88,13 @@ def rng_unit(rng):
 
 
 @njit(cache=True)
-def iterate(root, T, seat, stage, tree, iterations, rng, options):
+def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
     """Run ``iterations`` iterations of SO-ISMCTS from ``root`` for ``seat`` at ``stage``.
 
     ``root`` is never changed and only what ``seat`` sees of it is read (determinize).
-    Returns the engine actions played in all (search and rollouts).
+    ``chance``: the match win chances (solver.search.match.WinTable) the match-aware
+    reward reads (any float64[n, n] when it is off). Returns the engine actions played in
+    all (search and rollouts).
     """
     R, _, _, _, _ = T
     S = root.copy()
@@ -102,6 +110,9 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options):
     diffs = np.zeros(teams, dtype=np.float64)
     team_of = np.empty(R[L.R_PLAYERS], dtype=np.int64)
     tree.player[0] = seat
+    plans = np.int64(options[PLANS])
+    match = options[MATCH] > 0.0
+    target = np.int64(options[TARGET])
     played = 0
     for _ in range(iterations):
         S[:] = root
@@ -111,7 +122,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options):
         here = stage
         depth = 0
         while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER and depth < MAX_DEPTH:
-            n = available(S, T, here, buffer, decisions)
+            n = available(S, T, here, buffer, decisions, plans)
             if n == 1:                         # forced: played without a node
                 here, played = apply_decision(S, T, decisions[0],
                                               buffer, log, played)
@@ -140,5 +151,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options):
                 np.int64(options[CUTOFF]))
         played += S[L.ACTIONS] - before
         round_result(S, R, team_of, rewards, diffs, options[SCALE])
+        if match:
+            match_rewards(S, chance, target, rewards)
         backup(tree, path_rows, path_slots, path_seats, team_of, depth, rewards, diffs)
     return played

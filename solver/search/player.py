@@ -1,15 +1,16 @@
 """The ISMCTS player: a :class:`~solver.engine.players.Player` that searches each decision.
 
 A lay-down decision stands for several engine actions; the player plays them one per call
-(``choose`` returns one action) and remembers, per turn, that the lay-down was decided, so
-the next call searches the discard.
+(``choose`` returns one action, the rest wait in a queue) and remembers, per turn, that the
+lay-down was decided, so the next call searches the discard.
 """
 
 from __future__ import annotations
 
 from solver.engine import layout as L
-from solver.engine.policies import greedy_action
+from solver.errors import OutOfRangeError
 from solver.search import decisions as D
+from solver.search.plans import PLANS_DEFAULT, is_lay
 from solver.search.search import (
     DEFAULT_ITERATIONS,
     EXPLORATION_DEFAULT,
@@ -26,39 +27,41 @@ class ISMCTSPlayer:
     """SO-ISMCTS with greedy rollouts. ``iterations`` and/or ``seconds`` per decision
     (default 400 iterations), ``seed`` (each decision's search uses seed + its number),
     ``workers`` processes, ``exploration``, ``epsilon`` (random rollout actions),
-    ``cutoff`` (rollout actions before the round is scored as it stands; 0: none)."""
+    ``cutoff`` (rollout actions before the round is scored as it stands; 0: none),
+    ``plans`` (the lay-down plans weighed, a mask: :mod:`solver.search.plans`), ``match``
+    (reward the chance of winning the match: :mod:`solver.search.match`)."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, workers: int = 1,
                  exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
-                 scale: float = SCALE_DEFAULT, cutoff: int = 0):
+                 scale: float = SCALE_DEFAULT, cutoff: int = 0, plans: int = PLANS_DEFAULT,
+                 match: bool = False):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         check_budget(iterations, seconds, workers)
-        check_options(exploration, epsilon, scale, cutoff)
-        self.cutoff = cutoff
+        check_options(exploration, epsilon, scale, cutoff, plans)
+        if not isinstance(match, (bool, int)) or match not in (0, 1):
+            raise OutOfRangeError(f"match must be 0 or 1 (True or False), got {match!r}")
+        self.cutoff, self.plans, self.match = cutoff, plans, bool(match)
         self.seed = int(seed)
         self.iterations, self.seconds, self.workers = iterations, seconds, workers
         self.exploration, self.epsilon, self.scale = exploration, epsilon, scale
         self.searches = 0
         self.search_seconds = 0.0
         self._turn = None           # (round, turn, seat) whose lay-down is decided
-        self._laying = False        # the greedy lay-down of this turn is being played
+        self._queue = []            # the rest of this turn's lay-down, one action a call
 
     def choose(self, state) -> int:
         array = state.array
         turn = (int(array[L.ROUND]), int(array[L.TURNS]), state.current_player())
         if int(array[L.PHASE]) != L.PLAY or self._turn != turn:
-            self._turn, self._laying = None, False
-        if self._laying:
-            action = int(greedy_action(array, state.game.engine, state.game.action_buffer))
-            if action >> L.TYPE_SHIFT in (L.ACTION_LAY, L.ACTION_EXTEND):
-                return action
-            self._laying = False
+            self._turn, self._queue = None, []
+        if self._queue:
+            return self._queue.pop(0)
         stage = D.STAGE_DISCARD if self._turn == turn else D.STAGE_LAY
-        options = available_decisions(state, stage)
+        options = available_decisions(state, stage, self.plans)
         if len(options) == 1:
             code = options[0]
         else:
@@ -66,17 +69,15 @@ class ISMCTSPlayer:
                             seed=(self.seed + self.searches) & ((1 << 63) - 1),
                             workers=self.workers, exploration=self.exploration,
                             epsilon=self.epsilon, scale=self.scale, stage=stage,
-                            cutoff=self.cutoff)
+                            cutoff=self.cutoff, plans=self.plans, match=self.match)
             self.searches += 1
             self.search_seconds += result.seconds
             code = result.best.code
-        if int(array[L.PHASE]) == L.PLAY and code in (D.LAY_BEST, D.LAY_NONE):
+        if int(array[L.PHASE]) == L.PLAY and is_lay(code):
             self._turn = turn
-            if code == D.LAY_NONE:
-                return self.choose(state)
-            actions = expansion(state, code, stage)
+            actions = [] if code == D.LAY_NONE else expansion(state, code, stage)
             if actions:
-                self._laying = True
-                return actions[0]
+                self._queue = [int(action) for action in actions[1:]]
+                return int(actions[0])
             return self.choose(state)
         return int(code)

@@ -18,8 +18,10 @@ from solver.engine import layout as L
 from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
-from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MAX_ROLLOUT,
-                                NO_FORCE, OPTIONS, SCALE, iterate)
+from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH, MAX_ROLLOUT,
+                                NO_FORCE, OPTIONS, PLANS, SCALE, TARGET, iterate)
+from solver.search.plans import LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, PLANS_DEFAULT, \
+    is_lay
 from solver.search.tree import new_tree
 
 DEFAULT_ITERATIONS = 400
@@ -92,7 +94,7 @@ def check_budget(iterations, seconds, workers) -> tuple[int | None, float | None
     return iterations, seconds, int(workers)
 
 
-def check_options(exploration, epsilon, scale, cutoff=0) -> None:
+def check_options(exploration, epsilon, scale, cutoff=0, plans=PLANS_DEFAULT) -> None:
     """The search's options in range (OutOfRangeError)."""
     for name, value, low, high in (("exploration", exploration, 0.0, 100.0),
                                    ("epsilon", epsilon, 0.0, 1.0),
@@ -104,6 +106,37 @@ def check_options(exploration, epsilon, scale, cutoff=0) -> None:
             or not 0 <= cutoff <= MAX_ROLLOUT:
         raise OutOfRangeError(f"cutoff must be an int in 0..{MAX_ROLLOUT} (0: roll out to "
                               f"the end of the round), got {cutoff!r}")
+    check_plans(plans)
+
+
+def check_plans(plans) -> None:
+    """A mask of lay-down plans (solver.search.plans) that holds the best one
+    (OutOfRangeError)."""
+    if isinstance(plans, bool) or not isinstance(plans, (int, np.integer)) \
+            or not 0 <= plans <= PLANS_ALL or not plans & 1:
+        raise OutOfRangeError(f"plans must be a mask in 1..{PLANS_ALL} that holds 1 (the "
+                              f"best lay-down; see solver.search.plans), got {plans!r}")
+
+
+NO_TABLE = np.zeros((1, 1), dtype=np.float64)   # the match table when the reward is points
+
+
+def _match_table(state, match, options) -> np.ndarray:
+    """The win chances the match-aware reward reads (NO_TABLE when it is off)."""
+    if isinstance(match, (bool, np.bool_)) is False:
+        raise OutOfRangeError(f"match must be True or False, got {match!r}")
+    if not match:
+        return NO_TABLE
+    game = state.game
+    if not game.match or game.entities != 2:
+        raise SearchError("the match-aware reward needs a match of two teams "
+                          f"(this is {'a match' if game.match else 'a single round'} of "
+                          f"{game.entities} {'teams' if game.players != 3 else 'players'})")
+    from solver.search.match import win_table
+
+    table = win_table(game)
+    options[MATCH], options[TARGET] = 1.0, table.target
+    return table.chance
 
 
 def default_stage(state) -> int:
@@ -116,13 +149,16 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
            scale: float = SCALE_DEFAULT, stage: int | None = None,
            refine: float = 0.0, meanwhile=None, progress=None,
-           cutoff: int = 0) -> SearchResult:
+           cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``.
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
     budget is given) and ``seconds`` bound the search, each per worker; with both, the
     first reached stops it. ``workers`` processes search apart (seeds ``seed + w``) and
     their root statistics are merged. Deterministic for an iteration budget and a seed.
+    ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`).
+    ``match``: reward the chance of winning the match, not the round's points (a match of
+    two teams; :mod:`solver.search.match`).
 
     ``refine`` (0..0.9) is the share of the budget spent, after the bandit's search, on
     the two most visited root decisions alone, always the one with fewer visits, so both
@@ -141,36 +177,40 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
             or not 0 <= seed <= MAX_SEED:
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
-    check_options(exploration, epsilon, scale, cutoff)
+    check_options(exploration, epsilon, scale, cutoff, plans)
     if isinstance(refine, bool) or not isinstance(refine, (int, float)) \
             or not 0.0 <= refine <= MAX_REFINE:
         raise OutOfRangeError(f"refine must be in [0, {MAX_REFINE:g}], got {refine!r}")
     stage = default_stage(state) if stage is None else stage
-    if refine and len(_available(state, stage)) < 2:
+    if refine and len(_available(state, stage, plans)) < 2:
         refine = 0.0                            # a forced move: nothing to compare
     options = np.zeros(OPTIONS, dtype=np.float64)
     options[EXPLORATION], options[EPSILON], options[SCALE] = exploration, epsilon, scale
     options[FORCE_SLOT] = NO_FORCE
     options[CUTOFF] = cutoff
+    options[PLANS] = plans
+    chance = _match_table(state, match, options)
     started = time.perf_counter()
     if workers == 1:
         if meanwhile is not None:
             meanwhile()
         rows = [_run(state.array, state.game.engine, seat, stage, iterations, seconds, seed,
-                     options, refine, progress)]
+                     options, refine, progress, chance)]
     else:
         rows = _run_workers(state, seat, stage, iterations, seconds, seed, options, workers,
-                            refine, meanwhile, progress)
+                            refine, meanwhile, progress, chance)
     if progress is not None:
         progress(1.0)
-    return _result(state, stage, rows, time.perf_counter() - started, refine > 0)
+    return _result(state, stage, rows, time.perf_counter() - started, refine > 0, plans)
 
 
 class _Worker:
     """One worker's tree and counters: the bandit's phase, then the refinement's."""
 
-    def __init__(self, array, tables, seat, stage, iterations, seconds, seed, options, refine):
+    def __init__(self, array, tables, seat, stage, iterations, seconds, seed, options, refine,
+                 chance):
         self.array, self.tables, self.seat, self.stage = array, tables, seat, stage
+        self.chance = chance
         self.options = options
         self.seconds = seconds
         capacity = iterations if iterations is not None else int(min(seconds * 5000,
@@ -206,7 +246,7 @@ class _Worker:
         while self.done < target:
             step = target - self.done if one_call else min(CHUNK, target - self.done)
             self.actions += iterate(self.array, self.tables, self.seat, self.stage,
-                                    self.tree, step, self.rng, options(self))
+                                    self.tree, step, self.rng, options(self), self.chance)
             self.done += step
             self.tick()
             if deadline is not None and time.perf_counter() >= deadline:
@@ -252,9 +292,11 @@ class _Worker:
 
 
 def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=0.0,
-         progress=None):
+         progress=None, chance=None):
     """One worker's whole search: its root row (see ``_Worker.root``)."""
-    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine)
+    chance = NO_TABLE if chance is None else chance
+    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
+                     chance)
     worker.progress = progress
     worker.bandit()
     if refine and int(worker.tree.used[0]) >= 2:
@@ -263,7 +305,7 @@ def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=
 
 
 def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers, refine,
-                 meanwhile=None, progress=None):
+                 meanwhile=None, progress=None, chance=None):
     """Root parallelism over forked processes. With ``refine`` the workers agree on the two
     decisions to refine: each sends its root visits after the bandit's phase, and all
     refine the two most visited over all workers."""
@@ -273,14 +315,15 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
     tables = state.game.engine
     # load the compiled loop here, once, before forking: else every worker loads it on
     # its own clock (about 0.3 s of a first search's budget)
+    chance = NO_TABLE if chance is None else chance
     iterate(state.array, tables, seat, stage, new_tree(2), 0,
-            np.zeros(1, dtype=np.int64), options)
+            np.zeros(1, dtype=np.int64), options, chance)
     links, processes = [], []
     for w in range(workers):
         mine, theirs = context.Pipe()
         process = context.Process(target=_worker_main, daemon=True, args=(
             theirs, state.array, tables, seat, stage, iterations, seconds, seed + w, options,
-            refine))
+            refine, chance))
         process.start()
         theirs.close()
         links.append(mine)
@@ -313,8 +356,10 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
                 process.kill()
 
 
-def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, options, refine):
-    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine)
+def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, options, refine,
+                 chance):
+    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
+                     chance)
     worker.bandit()
     used = int(worker.tree.used[0])
     link.send([(int(worker.tree.decision[0, j]), int(worker.tree.visits[0, j]))
@@ -326,7 +371,8 @@ def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, op
     link.close()
 
 
-def _result(state, stage, rows, seconds, refined=False) -> SearchResult:
+def _result(state, stage, rows, seconds, refined=False,
+            plans=PLANS_DEFAULT) -> SearchResult:
     merged: dict[int, list] = {}
     order: list[int] = []
     total_iterations = 0
@@ -363,7 +409,7 @@ def _result(state, stage, rows, seconds, refined=False) -> SearchResult:
     if refined and len(found) >= 2:             # the two refined ones, the better first
         found[:2] = sorted(found[:2], key=lambda d: -d.mean_points)
     if not found:                               # a forced move: nothing was searched
-        legal = _available(state, stage)
+        legal = _available(state, stage, plans)
         code = legal[0]
         actions = expansion(state, code, stage)
         found = [Decision(decision_name(state, code, actions), code, 0, 0, 0.0, 0.0,
@@ -371,16 +417,17 @@ def _result(state, stage, rows, seconds, refined=False) -> SearchResult:
     return SearchResult(found, total_iterations, seconds, total_actions, stage)
 
 
-def _available(state, stage) -> list[int]:
+def _available(state, stage, plans=PLANS_DEFAULT) -> list[int]:
     buffer = state.game.action_buffer
     out = np.empty(64, dtype=np.int64)
-    n = D.available(state.array, state.game.engine, stage, buffer, out)
+    n = D.available(state.array, state.game.engine, stage, buffer, out, np.int64(plans))
     return out[:n].tolist()
 
 
-def available_decisions(state, stage: int | None = None) -> list[int]:
+def available_decisions(state, stage: int | None = None,
+                        plans: int = PLANS_DEFAULT) -> list[int]:
     """The decisions available to the player to move (the codes the search chooses among)."""
-    return _available(state, default_stage(state) if stage is None else stage)
+    return _available(state, default_stage(state) if stage is None else stage, plans)
 
 
 def expansion(state, code: int, stage: int | None = None) -> list[int]:
@@ -392,19 +439,23 @@ def expansion(state, code: int, stage: int | None = None) -> list[int]:
     return log[:logged].tolist()
 
 
+PLAN_LABELS = {LAY_EXTEND: "extend only", LAY_HOLD: "hold cards", LAY_OUT: "go out"}
+
+
 def decision_name(state, code: int, actions=None) -> str:
     if code == D.LAY_NONE:
         return "lay nothing"
-    if code == D.LAY_BEST:
+    if is_lay(code):
         actions = expansion(state, code) if actions is None else actions
+        label = PLAN_LABELS.get(code)
         if not actions:
-            return "lay best (nothing)"
+            return f"{label or 'lay best'} (nothing)"
         trial = state.clone()
         texts = []
         for action in actions:
             texts.append(trial.action_to_string(action))
             trial.apply_trusted(action)
-        return "; ".join(texts)
+        return (f"{label}: " if label else "") + "; ".join(texts)
     return state.action_to_string(code)
 
 
