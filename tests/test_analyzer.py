@@ -96,8 +96,23 @@ def test_analyze_from_flags_prints_a_table(capsys):
     assert "120 iterations" in out
 
 
+def test_analyze_weighs_every_lay_down_plan_when_asked(capsys):
+    """--plans 31: besides the best lay-down and nothing, extending the table meld alone
+    (solver.search.plans) is a decision with its own figures."""
+    argv = ["analyze", "--hand", "8H 9H KS KD KC 4C 7D", "--table", "0:5H 6H 7H",
+            "--players", "2", "--phase", "play", "--hand-sizes", "7,11", "--opened", "0",
+            "--iterations", "40", "--json"]
+    code, out, _ = _run(capsys, *argv, "--plans", "31")
+    names = [row["decision"] for row in json.loads(out)["decisions"]]
+    assert code == 0 and "extend only: extend 0 +8H 9H" in names and "lay nothing" in names
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0 and not [n for n in json.loads(out)["decisions"]
+                              if n["decision"].startswith("extend only")]
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["analyze"], "give a position"),
+    (["analyze", "--hand", "AS 4H 5H", "--plans", "2"], "plans"),
     (["analyze", "--hand", "AS 4H", "--table", "5H 6H 7H"], "TEAM:CARDS"),
     (["analyze", "--hand", "AS 4Z"], "4Z"),
     (["analyze", "--hand", "AS 4H 5H", "--scores", "a,b"], "--scores"),
