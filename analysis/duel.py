@@ -96,8 +96,8 @@ def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
     if not 1 <= workers <= 64:
         raise OutOfRangeError(f"--workers must be 1..64, got {workers}")
     check_seed(seed, deals)
-    parse_spec(a), parse_spec(b)
-    Game(players, rules, *options)          # refuses rules the engine cannot play
+    game = Game(players, rules, *options, match=bool(match))   # refuses rules it cannot play
+    parse_spec(a, game), parse_spec(b, game)
     jobs = [((players, rules, tuple(options), bool(match)), a, b, seed + d)
             for d in range(deals)]
     pairs = []
@@ -152,7 +152,8 @@ def _stop(signum, frame):
 def cmd_duel(args) -> int:
     from solver.engine.warm import ensure_compiled
 
-    parse_spec(args.a), parse_spec(args.b)
+    game = Game(args.players, args.rules, *args.option, match=args.match)
+    parse_spec(args.a, game), parse_spec(args.b, game)
     if not 1 <= args.deals <= MAX_DEALS:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {args.deals}")
     ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))

@@ -192,7 +192,7 @@ def cmd_simulate(args) -> int:
     progress = None if (args.quiet or args.json) else progress_bar
     check_counts(args.games, args.seed, args.max_actions)     # before any compiling
     for spec in policies[:game.players]:
-        parse_spec(spec)
+        parse_spec(spec, game)
     ensure_compiled("simulate", _to_stderr)
     result = simulate(game, policies, args.games, args.seed, args.max_actions, progress)
     if result["interrupted"]:

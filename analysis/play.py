@@ -63,7 +63,7 @@ def cmd_play(args) -> int:
         raise BiribaError(f"--seat must be 0..{game.players - 1}, got {args.seat}")
     if args.save:
         records.check_writable(args.save)
-    opponents = parse_spec(args.opponents)
+    opponents = parse_spec(args.opponents, game)
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
     computers = {seat: opponents.make(args.seed + seat)
                  for seat in range(game.players) if seat != args.seat}

@@ -58,8 +58,10 @@ class PlayerSpec(NamedTuple):
         return MAKERS[self.name](seed, **self.options)
 
 
-def parse_spec(text: str) -> PlayerSpec:
-    """``greedy``, ``ismcts:iterations=400,seconds=1`` (checked, values converted)."""
+def parse_spec(text: str, game=None) -> PlayerSpec:
+    """``greedy``, ``ismcts:iterations=400,seconds=1`` (checked, values converted); with a
+    ``game``, also checked against it (the match-aware reward needs a match of two teams),
+    so a bad pairing is refused before the first card is played."""
     if not isinstance(text, str) or not text.strip():
         raise PlayerSpecError(f"empty player specification {text!r}")
     name, _, rest = text.strip().partition(":")
@@ -85,4 +87,9 @@ def parse_spec(text: str) -> PlayerSpec:
                                   f"{'an integer' if known[key] is int else 'a number'}") from None
     spec = PlayerSpec(name, options, text.strip())
     spec.make(0)                          # the player checks its own ranges (a BiribaError)
+    if game is not None and options.get("match") and not (game.match and game.entities == 2):
+        raise PlayerSpecError(f"{text.strip()!r}: the match-aware reward needs a match "
+                              f"(--match) of two teams, not "
+                              f"{'a match' if game.match else 'a single round'} of "
+                              f"{game.players} players")
     return spec

@@ -66,3 +66,20 @@ def test_a_match_duel_plays_whole_matches(capsys):
     assert code == 0 and data["match"] and data["deals"] == 1
     assert sum(data["wins"]) + data["ties"] == 2
     assert abs(data["mean_diff"]) > 0                # final match scores differ
+
+
+@pytest.mark.parametrize("argv", [
+    ["duel", "ismcts:iterations=5,match=1", "greedy", "--deals", "1"],
+    ["simulate", "--p0", "ismcts:iterations=5,match=1", "--games", "1"],
+    ["play", "--opponents", "ismcts:match=1", "--players", "2"],
+    ["duel", "ismcts:iterations=5,match=1", "greedy", "--match", "--players", "2",
+     "--rules", "classic", "--deals", "0"],
+])
+def test_a_match_aware_player_outside_a_match_is_refused_before_play(capsys, argv):
+    from analysis.cli import main
+
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == "" and captured.err.count("\n") == 1
+    assert ("needs a match (--match) of two teams" in captured.err
+            or "--deals" in captured.err)
