@@ -17,6 +17,7 @@ from typing import NamedTuple
 from solver.engine.players import POLICY_CODES, GreedyPlayer, RandomPlayer
 from solver.errors import BiribaError
 from solver.search import ISMCTSPlayer
+from solver.search.match import unfit
 
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
@@ -87,9 +88,6 @@ def parse_spec(text: str, game=None) -> PlayerSpec:
                                   f"{'an integer' if known[key] is int else 'a number'}") from None
     spec = PlayerSpec(name, options, text.strip())
     spec.make(0)                          # the player checks its own ranges (a BiribaError)
-    if game is not None and options.get("match") and not (game.match and game.entities == 2):
-        raise PlayerSpecError(f"{text.strip()!r}: the match-aware reward needs a match "
-                              f"(--match) of two teams, not "
-                              f"{'a match' if game.match else 'a single round'} of "
-                              f"{game.players} players")
+    if game is not None and options.get("match") and unfit(game):
+        raise PlayerSpecError(f"{text.strip()!r}: {unfit(game)}")
     return spec

@@ -81,5 +81,5 @@ def test_a_match_aware_player_outside_a_match_is_refused_before_play(capsys, arg
     code = main(argv)
     captured = capsys.readouterr()
     assert code == 2 and captured.out == "" and captured.err.count("\n") == 1
-    assert ("needs a match (--match) of two teams" in captured.err
+    assert ("needs a match of two teams (--match)" in captured.err
             or "--deals" in captured.err)

@@ -98,10 +98,28 @@ def _table(players: int, rules, rounds: int, seed: int) -> WinTable:
     return WinTable(chance, target, rounds)
 
 
+def unfit(game) -> str | None:
+    """Why ``game`` cannot take the match-aware reward (None: it can): it needs a match of
+    two teams."""
+    if game.match and game.entities == 2:
+        return None
+    return (f"the match-aware reward needs a match of two teams (--match), not "
+            f"{'a match' if game.match else 'a single round'} of {game.players} players")
+
+
+def check_flag(match) -> bool:
+    """``match`` as a bool: True, False, 1 or 0 (OutOfRangeError otherwise)."""
+    from solver.errors import OutOfRangeError
+
+    if isinstance(match, (bool, np.bool_, int, np.integer)) and match in (0, 1):
+        return bool(match)
+    raise OutOfRangeError(f"match must be 0 or 1 (True or False), got {match!r}")
+
+
 def win_table(game, rounds: int = ROUNDS, seed: int = 0) -> WinTable:
     """The match win chances of ``game`` (a two-team match), estimated once per process."""
     if game.entities != 2:
-        raise ValueError("the match-aware reward models two teams")
+        raise ValueError(unfit(game))
     return _table(game.players, game.rules, rounds, seed)
 
 

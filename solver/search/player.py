@@ -8,8 +8,8 @@ lay-down was decided, so the next call searches the discard.
 from __future__ import annotations
 
 from solver.engine import layout as L
-from solver.errors import OutOfRangeError
 from solver.search import decisions as D
+from solver.search.match import check_flag
 from solver.search.plans import PLANS_DEFAULT, is_lay
 from solver.search.search import (
     DEFAULT_ITERATIONS,
@@ -42,9 +42,7 @@ class ISMCTSPlayer:
             iterations = DEFAULT_ITERATIONS
         check_budget(iterations, seconds, workers)
         check_options(exploration, epsilon, scale, cutoff, plans)
-        if not isinstance(match, (bool, int)) or match not in (0, 1):
-            raise OutOfRangeError(f"match must be 0 or 1 (True or False), got {match!r}")
-        self.cutoff, self.plans, self.match = cutoff, plans, bool(match)
+        self.cutoff, self.plans, self.match = cutoff, plans, check_flag(match)
         self.seed = int(seed)
         self.iterations, self.seconds, self.workers = iterations, seconds, workers
         self.exploration, self.epsilon, self.scale = exploration, epsilon, scale

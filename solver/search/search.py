@@ -123,18 +123,14 @@ NO_TABLE = np.zeros((1, 1), dtype=np.float64)   # the match table when the rewar
 
 def _match_table(state, match, options) -> np.ndarray:
     """The win chances the match-aware reward reads (NO_TABLE when it is off)."""
-    if isinstance(match, (bool, np.bool_)) is False:
-        raise OutOfRangeError(f"match must be True or False, got {match!r}")
-    if not match:
-        return NO_TABLE
-    game = state.game
-    if not game.match or game.entities != 2:
-        raise SearchError("the match-aware reward needs a match of two teams "
-                          f"(this is {'a match' if game.match else 'a single round'} of "
-                          f"{game.entities} {'teams' if game.players != 3 else 'players'})")
-    from solver.search.match import win_table
+    from solver.search.match import check_flag, unfit, win_table
 
-    table = win_table(game)
+    if not check_flag(match):
+        return NO_TABLE
+    problem = unfit(state.game)
+    if problem:
+        raise SearchError(problem)
+    table = win_table(state.game)
     options[MATCH], options[TARGET] = 1.0, table.target
     return table.chance
 
