@@ -8,14 +8,15 @@ Array shapes: ``hand`` int64[53]; ``scalars`` int64[6] (RuleParams switches);
 int64[14, 2, S]; ``meld_counts`` int64[M, 53]; ``meld_points`` int64[M];
 ``groups`` int64[M] (-1 or 0..62) and ``max_left`` int64[53] (see ``best``).
 
-``count`` and ``best`` without groups run the first-card programme: each
-state decides the first kind it still holds (decision order), laying a
-multiset of the melds whose first card is that kind. They pack the remaining
-hand into one int64 when it fits (two bits a card at most: every hand of up
-to 31 cards does; see "the packed programme" below) and otherwise run the
-general programme (``_solve``) on a counts vector; both meet the same states
-and return the same values. ``best`` with groups runs the step programme
-(see "the step programme" below), packed or on counts likewise.
+``count`` and ``best`` run one programme, a fixed sequence of steps (see "the
+programme" below): without groups it is the first-card programme, each state
+deciding the first kind it still holds (decision order) by laying a multiset
+of the melds whose first card is that kind; with groups each table meld's
+additions get a step of their own. The remaining hand is packed into one
+int64 when it fits (two bits a card at most: every hand of up to 31 cards
+does; see "the packed programme" below, ``_packed_solve``) and otherwise kept
+as a counts vector (``_solve``); both meet the same states and return the
+same values.
 """
 
 from __future__ import annotations
@@ -581,11 +582,7 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
 
 @njit(cache=True)
 def _prepare(hand, meld_counts):
-    """Sparse melds, their layer masks, melds by first position (CSR), memo-key places.
-
-    A meld is filed under the decision-order position of its first card, so
-    that the candidates of a stop at position ``p`` are the melds
-    ``by_first[first_start[p]:first_start[p + 1]]`` (catalogue order inside).
+    """Sparse melds, their layer masks and memo-key deltas, the memo-key places.
 
     A meld's layer ``j`` mask has bit ``k`` (suited kind k < 52) when the meld
     holds more than ``j`` copies of k; it fits a remaining hand when each of
@@ -593,9 +590,6 @@ def _prepare(hand, meld_counts):
     """
     meld_total = meld_counts.shape[0]
     order = decision_order()
-    position_of = np.empty(KIND_COUNT, dtype=np.int64)
-    for position in range(KIND_COUNT):
-        position_of[order[position]] = position
     places = np.zeros(KIND_COUNT, dtype=np.int64)
     place = 1
     for kind in range(KIND_COUNT):
@@ -608,7 +602,6 @@ def _prepare(hand, meld_counts):
     layers = np.zeros((meld_total, 3), dtype=np.int64)
     jokers = np.zeros(meld_total, dtype=np.int64)
     key_deltas = np.zeros(meld_total, dtype=np.int64)
-    first = np.empty(meld_total, dtype=np.int64)
     present = np.empty(KIND_COUNT, dtype=np.int64)  # a meld only holds kinds of the hand
     present_count = 0
     for kind in range(KIND_COUNT):
@@ -616,7 +609,6 @@ def _prepare(hand, meld_counts):
             present[present_count] = kind
             present_count += 1
     for m in range(meld_total):
-        best_position = KIND_COUNT
         for p in range(present_count):
             kind = present[p]
             count = meld_counts[m, kind]
@@ -630,21 +622,7 @@ def _prepare(hand, meld_counts):
                 else:
                     for j in range(min(count, 3)):
                         layers[m, j] |= np.int64(1) << kind
-                if position_of[kind] < best_position:
-                    best_position = position_of[kind]
-        first[m] = best_position
-    first_start = np.zeros(KIND_COUNT + 1, dtype=np.int64)
-    for m in range(meld_total):
-        first_start[first[m] + 1] += 1
-    for position in range(KIND_COUNT):
-        first_start[position + 1] += first_start[position]
-    fill = first_start[:KIND_COUNT].copy()
-    by_first = np.empty(meld_total, dtype=np.int64)
-    for m in range(meld_total):
-        by_first[fill[first[m]]] = m
-        fill[first[m]] += 1
-    return (order, widths, kinds, mults, layers, jokers, key_deltas, first_start, by_first,
-            places)
+    return order, widths, kinds, mults, layers, jokers, key_deltas, places
 
 
 @njit(cache=True)
@@ -674,14 +652,6 @@ def _apply(remaining, hand_layers, m, widths, kinds, mults, sign):
     for j in range(widths[m]):
         kind = kinds[m, j]
         _set_count(remaining, hand_layers, kind, remaining[kind] - sign * mults[m, j])
-
-
-@njit(cache=True)
-def _first_position(remaining, start, order):
-    position = start
-    while position < KIND_COUNT and remaining[order[position]] == 0:
-        position += 1
-    return position
 
 
 @njit(cache=True)
@@ -829,347 +799,31 @@ def _shares(hand, meld_counts, points, widths, kinds, mults):
     return shares, meld_shares
 
 
-@njit(cache=True)
-def _solve(remaining, start, kept, keep, mode, points, max_left, prepared, shares,
-           meld_shares, memo, memo_meta, overflow):
-    """The memoised programme of partition_ref, without recursion, from one state.
-
-    ``remaining`` (the state's hand, kinds before ``start`` all zero) is
-    restored on return. numba cannot reload recursive functions from its
-    cache (numba issue #6061), so the call stack is explicit: one frame per
-    decided kind (at most 53 deep), each holding its multiset S of melds as a
-    small stack. mode 0 counts lay-downs (saturating, ``overflow[0]`` set on
-    overflow); mode 1 returns the most points leaving ``keep`` cards and at
-    most ``max_left[k]`` copies of each kind k (NEG_INF if none). A frame's
-    candidates are the melds whose first card is its kind. The memo key
-    (mixed radix over the hand's kinds, times ``keep + 1`` plus the capped
-    kept count in mode 1) and the layer masks are kept up to date
-    incrementally.
-
-    In mode 1 a frame tries its non-empty multisets first and skips a child
-    whose bound (``_shares``) cannot beat the frame's best so far; the frame's
-    value stays exact, so the memo only ever holds exact values.
-    """
-    (order, widths, kinds, mults, layers, jokers, key_deltas, first_start, by_first,
-     places) = prepared
-    hand_layers = _hand_layers(remaining)
-    state_key = 0
-    bound = 0
-    for kind in range(KIND_COUNT):
-        state_key += remaining[kind] * places[kind]
-        bound += remaining[kind] * shares[kind]
-    frames = KIND_COUNT + 1
-    f_int = np.zeros((frames, 10), dtype=np.int64)
-    F_POSITION, F_KEY, F_KEPT, F_SLOT, F_DEPTH, F_GAINED = 0, 1, 2, 3, 4, 5
-    F_ACC, F_SAVED, F_EMPTY, F_UNDO = 6, 7, 8, 9
-    f_stack = np.zeros((frames, MAX_DEPTH), dtype=np.int64)
-    undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
-    undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
-    undo_top = 0
-    top = -1
-    child_start = start
-    child_kept = kept
-    entering = True
-    value = 0
-    while True:
-        if entering:
-            entering = False
-            # A stop none of whose melds fits has only the empty multiset: its
-            # kind stays in hand. Set it aside like a decided kind, on the undo
-            # stack, so that states differing only there share a key, and no
-            # frame or memo entry is spent on it.
-            mark = undo_top
-            feasible = True
-            while True:
-                position = _first_position(remaining, child_start, order)
-                if position == KIND_COUNT:
-                    break
-                if _next_fit(remaining, hand_layers, first_start[position],
-                             first_start[position + 1], by_first, layers, jokers) >= 0:
-                    break
-                dead = order[position]
-                if remaining[dead] > max_left[dead]:
-                    feasible = False
-                    break
-                undo_kinds[undo_top] = dead
-                undo_counts[undo_top] = remaining[dead]
-                undo_top += 1
-                child_kept = min(keep, child_kept + remaining[dead])
-                state_key -= remaining[dead] * places[dead]
-                bound -= remaining[dead] * shares[dead]
-                _set_count(remaining, hand_layers, dead, 0)
-                child_start = position + 1
-            pushed = False
-            if not feasible:
-                value = NEG_INF
-            elif position == KIND_COUNT:
-                if mode == MODE_COUNT:
-                    value = 1
-                else:
-                    value = 0 if child_kept >= keep else NEG_INF
-            else:
-                key = state_key
-                if mode == MODE_BEST:
-                    key = key * (keep + 1) + child_kept
-                slot = _memo_slot(memo, memo_meta[1], key, 0)
-                if memo[slot, 0] == key:
-                    value = memo[slot, 2]
-                elif _out_of_budget(memo_meta):
-                    value = NEG_INF  # this sub-problem is not searched
-                else:
-                    top += 1
-                    pushed = True
-                    f_int[top, F_POSITION] = position
-                    f_int[top, F_KEY] = key
-                    f_int[top, F_KEPT] = child_kept
-                    f_int[top, F_SLOT] = first_start[position]
-                    f_int[top, F_DEPTH] = 0
-                    f_int[top, F_GAINED] = 0
-                    f_int[top, F_ACC] = 0 if mode == MODE_COUNT else NEG_INF
-                    f_int[top, F_EMPTY] = 0
-                    f_int[top, F_UNDO] = mark
-                    value = NO_VALUE
-            if not pushed:
-                key_change, bound_change = _undo_dead(
-                    remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark,
-                    places, shares)
-                undo_top = mark
-                state_key += key_change
-                bound += bound_change
-                if top < 0:
-                    return value, memo
-        if value != NO_VALUE:
-            # a child returned ``value`` to frame ``top``
-            kind = order[f_int[top, F_POSITION]]
-            saved = f_int[top, F_SAVED]
-            _set_count(remaining, hand_layers, kind, saved)
-            state_key += saved * places[kind]
-            bound += saved * shares[kind]
-            if mode == MODE_COUNT:
-                if value > INT64_MAX - f_int[top, F_ACC]:
-                    overflow[0] = 1
-                    f_int[top, F_ACC] = INT64_MAX
-                else:
-                    f_int[top, F_ACC] += value
-            elif value > NEG_INF and value + f_int[top, F_GAINED] > f_int[top, F_ACC]:
-                f_int[top, F_ACC] = value + f_int[top, F_GAINED]
-        value = 0
-        position = f_int[top, F_POSITION]
-        kind = order[position]
-        high = first_start[position + 1]
-        if mode == MODE_COUNT and f_int[top, F_EMPTY] == 0:
-            # counting: the empty multiset first, as in the reference
-            f_int[top, F_EMPTY] = 1
-            saved = remaining[kind]
-            f_int[top, F_SAVED] = saved
-            state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
-                                          places, shares)
-            child_start = position + 1
-            child_kept = min(keep, f_int[top, F_KEPT] + saved)
-            entering = True
-            continue
-        # advance to the next multiset S whose child may still matter
-        while True:
-            found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, by_first,
-                              layers, jokers)
-            if found >= 0:
-                m = by_first[found]
-                _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
-                state_key -= key_deltas[m]
-                bound -= meld_shares[m]
-                f_int[top, F_GAINED] += points[m]
-                f_stack[top, f_int[top, F_DEPTH]] = found
-                f_int[top, F_DEPTH] += 1
-                f_int[top, F_SLOT] = found
-                saved = remaining[kind]
-                if saved > max_left[kind]:
-                    continue  # too many copies of the kind stay; deeper S use more
-                if mode == MODE_BEST:
-                    child_bound = bound - saved * shares[kind]
-                    acc = f_int[top, F_ACC]
-                    if (acc > NEG_INF and f_int[top, F_GAINED] * SHARE_SCALE + child_bound
-                            <= acc * SHARE_SCALE):
-                        continue  # this child cannot beat the frame's best; deeper S may
-                f_int[top, F_SAVED] = saved
-                state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
-                                              places, shares)
-                child_start = position + 1
-                child_kept = min(keep, f_int[top, F_KEPT] + saved)
-                entering = True
-                break
-            if f_int[top, F_DEPTH] == 0:
-                break
-            f_int[top, F_DEPTH] -= 1
-            found = f_stack[top, f_int[top, F_DEPTH]]
-            m = by_first[found]
-            _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
-            state_key += key_deltas[m]
-            bound += meld_shares[m]
-            f_int[top, F_GAINED] -= points[m]
-            f_int[top, F_SLOT] = found + 1
-        if entering:
-            continue
-        if mode == MODE_BEST and f_int[top, F_EMPTY] == 0:
-            # best: the empty multiset last, once the others set a high bar
-            f_int[top, F_EMPTY] = 1
-            saved = remaining[kind]
-            child_bound = bound - saved * shares[kind]
-            acc = f_int[top, F_ACC]
-            if saved <= max_left[kind] and not (acc > NEG_INF
-                                                 and child_bound <= acc * SHARE_SCALE):
-                f_int[top, F_SAVED] = saved
-                state_key, bound = _set_aside(remaining, hand_layers, kind, state_key, bound,
-                                              places, shares)
-                child_start = position + 1
-                child_kept = min(keep, f_int[top, F_KEPT] + saved)
-                entering = True
-                continue
-        # frame finished: undo the dead kinds set aside on entry, return to the parent
-        value = f_int[top, F_ACC]
-        memo = _memo_put(memo, memo_meta, f_int[top, F_KEY], 0, value)
-        mark = f_int[top, F_UNDO]
-        key_change, bound_change = _undo_dead(
-            remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares)
-        undo_top = mark
-        state_key += key_change
-        bound += bound_change
-        top -= 1
-        if top < 0:
-            return value, memo
-
-
 # --- the packed programme: the whole remaining hand in one int64 ------------------
 #
 # When the hand's kinds fit, each kind present gets a bit field of the state
 # (in decision order, low bits first): its count in ``bit_length(hand[kind])``
 # bits and a guard bit above. A meld is packed the same way; it fits a state
 # when ``((state | guards) - meld) & guards == guards`` (a field too small
-# borrows its guard). The first kind still held is the state's lowest set bit,
-# a kind is set aside by masking its field, and the state itself is the memo
-# key. Everything per call lives in one workspace, with no M x 53 scan beyond
-# the kinds the hand holds.
+# borrows its guard). A kind is set aside by masking its field, and the state
+# itself is the memo key. Everything per call lives in one workspace, with no
+# M x 53 scan beyond the kinds the hand holds.
 
-DEBRUIJN = 0x03F79D71B4CB0A89
+PACK_BITS = 63          # the packed state must stay non-negative
+DEBRUIJN = 0x03F79D71B4CB0A89  # a de Bruijn sequence: the index of a state's lowest set bit
 _DEBRUIJN_BITS = np.zeros(64, dtype=np.int64)
 for _bit in range(64):
     _DEBRUIJN_BITS[((DEBRUIJN << _bit) & ((1 << 64) - 1)) >> 58] = _bit
 DEBRUIJN_BITS = _DEBRUIJN_BITS
 DEBRUIJN_SIGNED = DEBRUIJN - (1 << 64) if DEBRUIJN >= (1 << 63) else DEBRUIJN
-PACK_BITS = 63          # the packed state must stay non-negative
 # rows of the packed tables: per local kind (int64[PK_ROWS, L + 1]) ...
-PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_START, PK_ROWS = 0, 1, 2, 3, 4, 5, 6
-# ... and per slot (int64[PS_ROWS, M]: melds by first local kind, catalogue order inside)
+PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_ROWS = 0, 1, 2, 3, 4, 5
+# ... and per step meld (int64[PS_ROWS, M'], in step order)
 PS_MELD, PS_PACKED, PS_POINTS, PS_SHARE, PS_ROWS = 0, 1, 2, 3, 4
-# frame columns
+# frame columns of both solvers (FR_STATE, FR_BOUND: the packed one's; FR_SAVED,
+# FR_UNDO: the counts one's)
 FR_POS, FR_KEY2, FR_KEPT, FR_SLOT, FR_DEPTH, FR_GAINED, FR_ACC, FR_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
-FR_STATE, FR_BOUND, FR_KEY, FR_COLS = 8, 9, 10, 11
-
-
-@njit(cache=True)
-def _lowest_owner(state, owner):
-    """Local kind owning the lowest set bit of ``state`` (> 0)."""
-    low = state & -state
-    return owner[DEBRUIJN_BITS[((low * DEBRUIJN_SIGNED) >> 58) & 63]]
-
-
-@njit(cache=True)
-def _pack(hand, meld_counts, points, max_left, mode):
-    """Packed tables of the hand, or an empty ``kinds`` table when it does not fit one int64.
-
-    Returns (kinds int64[PK_ROWS, L + 1], slots int64[PS_ROWS, M], owner int64[64]
-    (local kind of each state bit), guards, state); ``kinds`` has no columns
-    when the hand needs more than PACK_BITS bits (the caller then takes the
-    general programme).
-    """
-    meld_total = meld_counts.shape[0]
-    order = decision_order()
-    local_of = np.full(KIND_COUNT, -1, dtype=np.int64)
-    present = np.empty(KIND_COUNT, dtype=np.int64)  # a meld only holds kinds of the hand
-    local = 0
-    bits = 0
-    for position in range(KIND_COUNT):
-        kind = order[position]
-        count = hand[kind]
-        if count > 0:
-            local_of[kind] = local
-            present[local] = kind
-            local += 1
-            width = 1
-            while (count >> width) > 0:
-                width += 1
-            bits += width + 1
-    kinds = np.zeros((PK_ROWS, local + 1), dtype=np.int64)
-    slots = np.zeros((PS_ROWS, meld_total), dtype=np.int64)
-    owner = np.zeros(64, dtype=np.int64)
-    if bits > PACK_BITS:
-        return kinds[:, :0], slots, owner, 0, 0
-    guards = 0
-    state = 0
-    shift = 0
-    for position in range(KIND_COUNT):
-        kind = order[position]
-        count = hand[kind]
-        if count > 0:
-            i = local_of[kind]
-            width = 1
-            while (count >> width) > 0:
-                width += 1
-            kinds[PK_SHIFT, i] = shift
-            kinds[PK_LOW, i] = (np.int64(1) << width) - 1
-            kinds[PK_FIELD, i] = ((np.int64(1) << (width + 1)) - 1) << shift
-            kinds[PK_MAXLEFT, i] = max_left[kind]
-            for b in range(shift, shift + width + 1):
-                owner[b] = i
-            guards |= np.int64(1) << (shift + width)
-            state |= count << shift
-            shift += width + 1
-    # first local kind of each meld and its packed form; bucket the melds by first
-    # kind, catalogue order inside (counting sort)
-    firsts = np.empty(meld_total, dtype=np.int64)
-    packed = np.zeros(meld_total, dtype=np.int64)
-    sizes = np.zeros(meld_total, dtype=np.int64)
-    for m in range(meld_total):
-        first = local
-        for p in range(local):
-            kind = present[p]
-            count = meld_counts[m, kind]
-            if count > 0:
-                i = local_of[kind]
-                packed[m] += count << kinds[PK_SHIFT, i]
-                sizes[m] += count
-                if i < first:
-                    first = i
-        firsts[m] = first
-    for m in range(meld_total):
-        kinds[PK_START, firsts[m] + 1] += 1
-    for i in range(local):
-        kinds[PK_START, i + 1] += kinds[PK_START, i]
-    fill = kinds[PK_START].copy()
-    for m in range(meld_total):
-        s = fill[firsts[m]]
-        fill[firsts[m]] += 1
-        slots[PS_MELD, s] = m
-        slots[PS_PACKED, s] = packed[m]
-        slots[PS_POINTS, s] = points[m]
-    if mode == MODE_BEST:
-        # per-card point shares (see _shares), over local kinds
-        for m in range(meld_total):
-            share = -((-points[m] * SHARE_SCALE) // sizes[m])  # ceiling
-            for p in range(local):
-                kind = present[p]
-                if meld_counts[m, kind] > 0:
-                    i = local_of[kind]
-                    if share > kinds[PK_SHARE, i]:
-                        kinds[PK_SHARE, i] = share
-        for s in range(meld_total):
-            m = slots[PS_MELD, s]
-            total = 0
-            for p in range(local):
-                kind = present[p]
-                if meld_counts[m, kind] > 0:
-                    total += meld_counts[m, kind] * kinds[PK_SHARE, local_of[kind]]
-            slots[PS_SHARE, s] = total
-    return kinds, slots, owner, guards, state
+FR_STATE, FR_BOUND, FR_KEY, FR_SAVED, FR_UNDO, FR_COLS = 8, 9, 10, 11, 12, 13
 
 
 @njit(cache=True)
@@ -1211,154 +865,6 @@ def _packed_next_move(cur, guards, slot, high, single, depth, gained, stack, slo
 
 
 @njit(cache=True)
-def _packed_solve(state, kept, keep, mode, kinds, slots, owner, guards, memo, meta, overflow):
-    """_solve on the packed state: same values, same memo discipline, no undo stacks.
-
-    Each frame records the state with its multiset S applied (before its kind
-    is set aside), so a returning child needs nothing undone. Dead kinds are
-    set aside on entry as in _solve; memo keys are (state, kept).
-    """
-    frames = np.empty((kinds.shape[1] + 1, FR_COLS), dtype=np.int64)
-    stack = np.empty((kinds.shape[1] + 1, MAX_DEPTH), dtype=np.int64)
-    bound = _bound_of(state, kinds) if mode == MODE_BEST else 0
-    top = -1
-    value = 0
-    entering = True
-    while True:
-        if entering:
-            entering = False
-            feasible = True
-            position = -1
-            while state != 0:
-                position = _lowest_owner(state, owner)
-                if _packed_fit(state, guards, kinds[PK_START, position],
-                               kinds[PK_START, position + 1], slots) >= 0:
-                    break
-                count = (state >> kinds[PK_SHIFT, position]) & kinds[PK_LOW, position]
-                if count > kinds[PK_MAXLEFT, position]:
-                    feasible = False
-                    break
-                kept = min(keep, kept + count)
-                bound -= count * kinds[PK_SHARE, position]
-                state &= ~kinds[PK_FIELD, position]
-            pushed = False
-            if not feasible:
-                value = NEG_INF
-            elif state == 0:
-                if mode == MODE_COUNT:
-                    value = 1
-                else:
-                    value = 0 if kept >= keep else NEG_INF
-            else:
-                slot = _memo_slot(memo, meta[1], state, kept)
-                if memo[slot, 0] == state:
-                    value = memo[slot, 2]
-                elif _out_of_budget(meta):
-                    value = NEG_INF  # this sub-problem is not searched
-                else:
-                    top += 1
-                    pushed = True
-                    frames[top, FR_POS] = position
-                    frames[top, FR_KEY] = state
-                    frames[top, FR_KEY2] = kept
-                    frames[top, FR_KEPT] = kept
-                    frames[top, FR_SLOT] = kinds[PK_START, position]
-                    frames[top, FR_DEPTH] = 0
-                    frames[top, FR_GAINED] = 0
-                    frames[top, FR_ACC] = 0 if mode == MODE_COUNT else NEG_INF
-                    frames[top, FR_EMPTY] = 0
-                    frames[top, FR_STATE] = state
-                    frames[top, FR_BOUND] = bound
-                    value = NO_VALUE
-            if not pushed and top < 0:
-                return value, memo
-        if value != NO_VALUE:
-            # a child returned ``value`` to frame ``top``
-            if mode == MODE_COUNT:
-                acc = frames[top, FR_ACC]
-                if value > INT64_MAX - acc:
-                    overflow[0] = 1
-                    frames[top, FR_ACC] = INT64_MAX
-                else:
-                    frames[top, FR_ACC] = acc + value
-            elif value > NEG_INF and value + frames[top, FR_GAINED] > frames[top, FR_ACC]:
-                frames[top, FR_ACC] = value + frames[top, FR_GAINED]
-        value = 0
-        position = frames[top, FR_POS]
-        field = kinds[PK_FIELD, position]
-        shift = kinds[PK_SHIFT, position]
-        low = kinds[PK_LOW, position]
-        share = kinds[PK_SHARE, position]
-        max_left = kinds[PK_MAXLEFT, position]
-        cur = frames[top, FR_STATE]
-        cur_bound = frames[top, FR_BOUND]
-        if mode == MODE_COUNT and frames[top, FR_EMPTY] == 0:
-            # counting: the empty multiset first, as in the reference
-            frames[top, FR_EMPTY] = 1
-            saved = (cur >> shift) & low
-            state = cur & ~field
-            kept = min(keep, frames[top, FR_KEPT] + saved)
-            entering = True
-            continue
-        # advance to the next multiset S whose child may still matter
-        high = kinds[PK_START, position + 1]
-        while True:
-            found = _packed_fit(cur, guards, frames[top, FR_SLOT], high, slots)
-            if found >= 0:
-                cur -= slots[PS_PACKED, found]
-                cur_bound -= slots[PS_SHARE, found]
-                frames[top, FR_GAINED] += slots[PS_POINTS, found]
-                stack[top, frames[top, FR_DEPTH]] = found
-                frames[top, FR_DEPTH] += 1
-                frames[top, FR_SLOT] = found
-                saved = (cur >> shift) & low
-                if saved > max_left:
-                    continue  # too many copies of the kind stay; deeper S use more
-                if mode == MODE_BEST:
-                    acc = frames[top, FR_ACC]
-                    if (acc > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE + cur_bound
-                            - saved * share <= acc * SHARE_SCALE):
-                        continue  # this child cannot beat the frame's best; deeper S may
-                frames[top, FR_STATE] = cur
-                frames[top, FR_BOUND] = cur_bound
-                state = cur & ~field
-                bound = cur_bound - saved * share
-                kept = min(keep, frames[top, FR_KEPT] + saved)
-                entering = True
-                break
-            if frames[top, FR_DEPTH] == 0:
-                break
-            frames[top, FR_DEPTH] -= 1
-            found = stack[top, frames[top, FR_DEPTH]]
-            cur += slots[PS_PACKED, found]
-            cur_bound += slots[PS_SHARE, found]
-            frames[top, FR_GAINED] -= slots[PS_POINTS, found]
-            frames[top, FR_SLOT] = found + 1
-        if entering:
-            continue
-        frames[top, FR_STATE] = cur
-        frames[top, FR_BOUND] = cur_bound
-        if mode == MODE_BEST and frames[top, FR_EMPTY] == 0:
-            # best: the empty multiset last, once the others set a high bar
-            frames[top, FR_EMPTY] = 1
-            saved = (cur >> shift) & low
-            acc = frames[top, FR_ACC]
-            child_bound = cur_bound - saved * share
-            if saved <= max_left and not (acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
-                state = cur & ~field
-                bound = child_bound
-                kept = min(keep, frames[top, FR_KEPT] + saved)
-                entering = True
-                continue
-        # frame finished: store its value, return to the parent
-        value = frames[top, FR_ACC]
-        memo = _memo_put(memo, meta, frames[top, FR_KEY], frames[top, FR_KEY2], value)
-        top -= 1
-        if top < 0:
-            return value, memo
-
-
-@njit(cache=True)
 def _packed_grow(memo, meta):
     """The memo table (see _memo_new) at twice the size."""
     size = (meta[1] + 1) * 2
@@ -1385,65 +891,14 @@ def _packed_memo(cards, budget=INT64_MAX):
             np.array([0, (1 << bits) - 1, budget, 0], dtype=np.int64))
 
 
-@njit(cache=True)
-def _packed_best(state, keep, kinds, slots, owner, guards, cards, budget):
-    """best() on the packed tables: (points, sorted catalogue indices, exact)."""
-    memo, meta = _packed_memo(cards, budget)
-    overflow = np.zeros(1, dtype=np.int64)
-    target, memo = _packed_solve(state, np.int64(0), keep, MODE_BEST, kinds, slots, owner, guards,
-                                 memo, meta, overflow)
-    picked = np.empty(cards + 1, dtype=np.int64)
-    if target == NEG_INF:
-        return target, picked[:0], meta[3] == 0
-    result = target
-    picked_count = 0
-    kept = 0
-    stack = np.empty(MAX_DEPTH, dtype=np.int64)
-    while state != 0:
-        position = _lowest_owner(state, owner)
-        field = kinds[PK_FIELD, position]
-        shift = kinds[PK_SHIFT, position]
-        low = kinds[PK_LOW, position]
-        high = kinds[PK_START, position + 1]
-        slot = kinds[PK_START, position]
-        depth = 0
-        gained = 0
-        cur = state
-        matched = False
-        while True:
-            # the leaf for the current S, evaluated exactly unless its bound rules it out
-            saved = (cur >> shift) & low
-            if saved <= kinds[PK_MAXLEFT, position]:
-                child = cur & ~field
-                next_kept = min(keep, kept + saved)
-                if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
-                    sub, memo = _packed_solve(child, next_kept, keep, MODE_BEST, kinds, slots,
-                                              owner, guards, memo, meta, overflow)
-                    if sub > NEG_INF and sub + gained == target:
-                        matched = True
-                        state = child
-                        kept = next_kept
-                        target = sub
-                        break
-            advanced, cur, slot, depth, gained = _packed_next_move(
-                cur, guards, slot, high, 0, depth, gained, stack, slots)
-            if not advanced:
-                break
-        if not matched:  # the exact values guarantee a match
-            raise RuntimeError("best lay-down reconstruction failed")
-        for j in range(depth):
-            picked[picked_count] = slots[PS_MELD, stack[j]]
-            picked_count += 1
-    return result, np.sort(picked[:picked_count]), meta[3] == 0
-
-
-# --- the step programme: groups (partition_ref._Problem.steps) ---------------------
+# --- the programme: a fixed sequence of steps (partition_ref._Problem.steps) -------
 #
-# With groups, ``best`` walks the reference's fixed sequence of steps: for each
+# ``count`` and ``best`` walk the reference's fixed sequence of steps: for each
 # decision-order position, one *group step* per group anchored there (groups in
 # ascending number), then the position's *kind step*. A kind step lays a multiset
 # of the ungrouped melds whose first card is its kind and sets the kind aside; a
-# group step lays at most one of the group's melds (catalogue order). Steps are
+# group step lays at most one of the group's melds (catalogue order). Without
+# groups the steps are the kind steps alone: the first-card programme. Steps are
 # numbered over the kinds the hand holds only (the others are never held), which
 # keeps the order and so the values and the lay-down reported. The memo key is
 # (remaining hand, kept, step). On entry a state skips the steps with no choice
@@ -1456,59 +911,123 @@ ST_KIND, ST_LO, ST_HI, ST_SINGLE, ST_FIELD, ST_SHIFT, ST_LOW, ST_SHARE, ST_MAXLE
 
 
 @njit(cache=True)
-def _steps(hand, meld_counts, groups, max_left):
-    """(table int64[ST_ROWS, S], step_melds int64[M']): the steps and their melds.
+def _programme(hand, meld_counts, points, groups, max_left, mode):
+    """The steps of the programme and, when the hand fits one int64, their packed form.
 
-    ``step_melds[table[ST_LO, s]:table[ST_HI, s]]`` are step s's melds in
-    catalogue order. ST_KIND is -1 for a group step; ST_MAXLEFT is its
-    kind's limit (a large number for a group step). The packed rows are
-    filled by ``_steps_packed``.
+    Returns (table int64[ST_ROWS, S], step_melds int64[M'], kinds, melds, jump,
+    guards, state). ``step_melds[table[ST_LO, s]:table[ST_HI, s]]`` are step
+    s's melds in catalogue order; ST_KIND is -1 for a group step; ST_MAXLEFT is
+    its kind's limit (a large number for a group step). Steps, anchors and
+    first cards are counted over the kinds the hand holds, in decision order
+    (their *local* numbers): kind step of local kind p after the group steps
+    anchored at p.
+
+    Packed (``kinds`` has columns; none when the hand needs more than
+    PACK_BITS bits): ``kinds`` int64[PK_ROWS, L + 1] the local kinds' fields,
+    ``melds`` int64[PS_ROWS, M'] the step melds' packed forms in step order,
+    ``table``'s packed rows filled in, and ``jump`` to reach a state's next
+    step at once: ``jump[:64]`` the kind step of each state bit's kind (the
+    lowest set bit is the first kind still held), ``jump[64 + s]`` the first
+    group step at or after step s. One pass over the melds serves both, as
+    small hands pay this on every call.
     """
     meld_total = meld_counts.shape[0]
     order = decision_order()
-    position_of = np.empty(KIND_COUNT, dtype=np.int64)
+    best_mode = mode == MODE_BEST
+    present = np.empty(KIND_COUNT, dtype=np.int64)  # local kind -> kind
+    local = 0
+    bits = 0
     for position in range(KIND_COUNT):
-        position_of[order[position]] = position
-    first = np.full(meld_total, KIND_COUNT, dtype=np.int64)
-    anchors = np.full(64, KIND_COUNT, dtype=np.int64)
+        count = hand[order[position]]
+        if count > 0:
+            present[local] = order[position]
+            local += 1
+            width = 1
+            while (count >> width) > 0:
+                width += 1
+            bits += width + 1
+    packed = bits <= PACK_BITS
+    kinds = np.zeros((PK_ROWS, local + 1 if packed else 0), dtype=np.int64)
+    guards = 0
+    state = 0
+    if packed:
+        shift = 0
+        for p in range(local):
+            count = hand[present[p]]
+            width = 1
+            while (count >> width) > 0:
+                width += 1
+            kinds[PK_SHIFT, p] = shift
+            kinds[PK_LOW, p] = (np.int64(1) << width) - 1
+            kinds[PK_FIELD, p] = ((np.int64(1) << (width + 1)) - 1) << shift
+            kinds[PK_MAXLEFT, p] = max_left[present[p]]
+            guards |= np.int64(1) << (shift + width)
+            state |= count << shift
+            shift += width + 1
+    # one pass over the melds: first local kind, packed form, size and (kind, count) pairs
+    group_total = 0
     for m in range(meld_total):
-        for kind in range(KIND_COUNT):
-            if meld_counts[m, kind] > 0 and position_of[kind] < first[m]:
-                first[m] = position_of[kind]
+        if groups[m] + 1 > group_total:
+            group_total = groups[m] + 1
+    shares = best_mode and packed
+    work = np.zeros(4 * meld_total + 1 + (2 * meld_total * MAX_WIDTH if shares else 0)
+                    + 2 * group_total, dtype=np.int64)
+    first = work[:meld_total]
+    form = work[meld_total:2 * meld_total]
+    sizes = work[2 * meld_total:3 * meld_total]
+    starts = work[3 * meld_total:4 * meld_total + 1]
+    pair_end = 4 * meld_total + 1 + (meld_total * MAX_WIDTH if shares else 0)
+    pair_kind = work[4 * meld_total + 1:pair_end]
+    pair_count = work[pair_end:pair_end + (meld_total * MAX_WIDTH if shares else 0)]
+    anchors = work[work.shape[0] - 2 * group_total:work.shape[0] - group_total]
+    group_step = work[work.shape[0] - group_total:]
+    anchors[:] = local
+    pairs = 0
+    for m in range(meld_total):
+        first[m] = local  # an empty meld: never laid
+        for p in range(local):
+            count = meld_counts[m, present[p]]
+            if count > 0:
+                if first[m] == local:
+                    first[m] = p
+                    if not packed:
+                        break
+                form[m] += count << kinds[PK_SHIFT, p]
+                sizes[m] += count
+                if shares:
+                    pair_kind[pairs] = p
+                    pair_count[pairs] = count
+                    pairs += 1
+        starts[m + 1] = pairs
         group = groups[m]
         if group >= 0 and first[m] < anchors[group]:
             anchors[group] = first[m]
-    # step numbers: per position, its groups' steps, then its kind's if held
-    group_step = np.full(64, -1, dtype=np.int64)
-    kind_step = np.full(KIND_COUNT, -1, dtype=np.int64)
+    # step numbers: per local kind, the groups anchored there, then its kind step
+    kind_step = np.empty(local + 1, dtype=np.int64)
     step_total = 0
-    for position in range(KIND_COUNT):
-        for group in range(64):
-            if anchors[group] == position:
+    for p in range(local):
+        for group in range(group_total):
+            if anchors[group] == p:
                 group_step[group] = step_total
                 step_total += 1
-        if hand[order[position]] > 0:
-            kind_step[position] = step_total
-            step_total += 1
+        kind_step[p] = step_total
+        step_total += 1
     table = np.zeros((ST_ROWS, step_total), dtype=np.int64)
-    step_of = np.full(meld_total, -1, dtype=np.int64)
-    for m in range(meld_total):
-        if first[m] == KIND_COUNT:
-            continue  # an empty meld: never laid
-        step_of[m] = group_step[groups[m]] if groups[m] >= 0 else kind_step[first[m]]
-        if step_of[m] >= 0:
-            table[ST_HI, step_of[m]] += 1
-    for position in range(KIND_COUNT):
-        for group in range(64):
-            if anchors[group] == position:
-                s = group_step[group]
-                table[ST_KIND, s] = -1
-                table[ST_SINGLE, s] = 1
-                table[ST_MAXLEFT, s] = 1 << 40
-        s = kind_step[position]
-        if s >= 0:
-            table[ST_KIND, s] = order[position]
-            table[ST_MAXLEFT, s] = max_left[order[position]]
+    for group in range(group_total):
+        if anchors[group] < local:
+            s = group_step[group]
+            table[ST_KIND, s] = -1
+            table[ST_SINGLE, s] = 1
+            table[ST_MAXLEFT, s] = 1 << 40
+    for p in range(local):
+        table[ST_KIND, kind_step[p]] = present[p]
+        table[ST_MAXLEFT, kind_step[p]] = max_left[present[p]]
+    for m in range(meld_total):  # step of each meld, in ``first``'s place
+        if first[m] < local:
+            first[m] = group_step[groups[m]] if groups[m] >= 0 else kind_step[first[m]]
+            table[ST_HI, first[m]] += 1
+        else:
+            first[m] = -1
     total = 0
     for s in range(step_total):
         size = table[ST_HI, s]
@@ -1517,59 +1036,122 @@ def _steps(hand, meld_counts, groups, max_left):
         total += size
     step_melds = np.empty(total, dtype=np.int64)
     for m in range(meld_total):
-        s = step_of[m]
+        s = first[m]
         if s >= 0:
             step_melds[table[ST_HI, s]] = m
             table[ST_HI, s] += 1
-    return table, step_melds
+    jump = np.full(64 + step_total + 1, step_total, dtype=np.int64)
+    melds = np.zeros((PS_ROWS, total if packed else 0), dtype=np.int64)
+    if not packed:
+        return table, step_melds, kinds, melds, jump, guards, state
+    for j in range(total):
+        m = step_melds[j]
+        melds[PS_MELD, j] = m
+        melds[PS_PACKED, j] = form[m]
+        melds[PS_POINTS, j] = points[m]
+    if shares:
+        # per-card point shares (see _shares), over local kinds
+        for j in range(total):
+            m = step_melds[j]
+            share = -((-points[m] * SHARE_SCALE) // sizes[m])  # ceiling
+            for i in range(starts[m], starts[m + 1]):
+                if share > kinds[PK_SHARE, pair_kind[i]]:
+                    kinds[PK_SHARE, pair_kind[i]] = share
+        for j in range(total):
+            m = step_melds[j]
+            value = 0
+            for i in range(starts[m], starts[m + 1]):
+                value += pair_count[i] * kinds[PK_SHARE, pair_kind[i]]
+            melds[PS_SHARE, j] = value
+    for p in range(local):
+        s = kind_step[p]
+        table[ST_FIELD, s] = kinds[PK_FIELD, p]
+        table[ST_SHIFT, s] = kinds[PK_SHIFT, p]
+        table[ST_LOW, s] = kinds[PK_LOW, p]
+        table[ST_SHARE, s] = kinds[PK_SHARE, p]
+        b = kinds[PK_SHIFT, p]
+        while (kinds[PK_FIELD, p] >> b) & 1:
+            jump[b] = s
+            b += 1
+    for s in range(step_total - 1, -1, -1):
+        jump[64 + s] = s if table[ST_KIND, s] < 0 else jump[64 + s + 1]
+    return table, step_melds, kinds, melds, jump, guards, state
+
+
+@njit(cache=True, inline="always")
+def _leaf(best_mode, kept, keep):
+    """Value of a state with no step left: one lay-down, or no points (NEG_INF: too few kept)."""
+    if not best_mode:
+        return 1
+    return 0 if kept >= keep else NEG_INF
+
+
+@njit(cache=True, inline="always")
+def _known(memo, meta, key, key2):
+    """The memo's value of (key, key2); NEG_INF past the budget (not searched); else NO_VALUE."""
+    slot = _memo_slot(memo, meta[1], key, key2)
+    if memo[slot, 0] == key:
+        return memo[slot, 2]
+    if _out_of_budget(meta):
+        return NEG_INF
+    return NO_VALUE
+
+
+@njit(cache=True, inline="always")
+def _open(frames, top, step, key, key2, kept, slot, best_mode):
+    """Frame ``top`` starts on ``step``: no move taken, nothing found yet."""
+    frames[top, FR_POS] = step
+    frames[top, FR_KEY] = key
+    frames[top, FR_KEY2] = key2
+    frames[top, FR_KEPT] = kept
+    frames[top, FR_SLOT] = slot
+    frames[top, FR_DEPTH] = 0
+    frames[top, FR_GAINED] = 0
+    frames[top, FR_ACC] = NEG_INF if best_mode else 0
+    frames[top, FR_EMPTY] = 0
+
+
+@njit(cache=True, inline="always")
+def _take(frames, top, value, best_mode, overflow):
+    """Frame ``top`` takes in a child's ``value``: the best so far, or the count's sum."""
+    if best_mode:
+        if value > NEG_INF and value + frames[top, FR_GAINED] > frames[top, FR_ACC]:
+            frames[top, FR_ACC] = value + frames[top, FR_GAINED]
+    elif value > INT64_MAX - frames[top, FR_ACC]:
+        overflow[0] = 1
+        frames[top, FR_ACC] = INT64_MAX
+    else:
+        frames[top, FR_ACC] += value
 
 
 @njit(cache=True)
-def _steps_packed(hand, meld_counts, points, max_left, table, step_melds):
-    """The packed form of the steps: (kinds, melds int64[PS_ROWS, M'] in step order, guards, state).
-
-    ``kinds`` is _pack's (no columns when the hand does not fit one int64); the
-    melds table has _pack's slot rows, one column per entry of ``step_melds``,
-    and ``table``'s packed rows are filled in.
-    """
-    meld_total = meld_counts.shape[0]
-    kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, max_left, MODE_BEST)
-    melds = np.zeros((PS_ROWS, step_melds.shape[0]), dtype=np.int64)
-    if kinds.shape[1] == 0:
-        return kinds, melds, guards, state
-    slot_of = np.empty(meld_total, dtype=np.int64)
-    for s in range(meld_total):
-        slot_of[slots[PS_MELD, s]] = s
-    for j in range(step_melds.shape[0]):
-        s = slot_of[step_melds[j]]
-        melds[PS_MELD, j] = step_melds[j]
-        melds[PS_PACKED, j] = slots[PS_PACKED, s]
-        melds[PS_POINTS, j] = slots[PS_POINTS, s]
-        melds[PS_SHARE, j] = slots[PS_SHARE, s]
-    local = 0
-    for s in range(table.shape[1]):
-        if table[ST_KIND, s] >= 0:  # kind steps come in decision order, as local kinds do
-            table[ST_FIELD, s] = kinds[PK_FIELD, local]
-            table[ST_SHIFT, s] = kinds[PK_SHIFT, local]
-            table[ST_LOW, s] = kinds[PK_LOW, local]
-            table[ST_SHARE, s] = kinds[PK_SHARE, local]
-            local += 1
-    return kinds, melds, guards, state
+def _next_step(state, jump):
+    """The kind step of the first kind ``state`` (> 0) still holds."""
+    low = state & -state
+    return jump[DEBRUIJN_BITS[((low * DEBRUIJN_SIGNED) >> 58) & 63]]
 
 
 @njit(cache=True)
-def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, memo, meta):
-    """Most points from (state, step, kept) of the step programme on the packed state.
+def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guards, memo, meta,
+                  overflow):
+    """The programme's value from (state, step, kept) on the packed state.
 
-    As _packed_solve in mode 1: no recursion, each frame records the state with
-    its chosen melds applied, non-empty moves first and a child skipped when
-    its bound cannot beat the frame's best, the empty move last. Memo keys are
+    mode 0 counts lay-downs (saturating, ``overflow[0]`` set on overflow);
+    mode 1 returns the most points leaving ``keep`` cards and at most
+    ``max_left`` copies of each kind (NEG_INF if none). No recursion (numba
+    cannot reload recursive functions from its cache, numba issue #6061): one
+    frame per step entered, each recording the state with its chosen melds
+    applied, so a returning child needs nothing undone. In mode 1 the
+    non-empty moves come first and a child is skipped when its bound cannot
+    beat the frame's best, the empty move last; the frame's value stays exact,
+    so the memo only ever holds exact values. Memo keys are
     (state, step << 7 | kept).
     """
     step_total = table.shape[1]
     frames = np.empty((step_total + 1, FR_COLS), dtype=np.int64)
     stack = np.empty((step_total + 1, MAX_DEPTH), dtype=np.int64)
-    bound = _bound_of(state, kinds)
+    best_mode = mode == MODE_BEST
+    bound = _bound_of(state, kinds) if best_mode else 0
     top = -1
     value = 0
     entering = True
@@ -1577,17 +1159,15 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
         if entering:
             entering = False
             feasible = True
-            while step < step_total:
+            while True:
                 if state == 0:
                     step = step_total
                     break
-                field = table[ST_FIELD, step]
-                if field != 0 and (state & field) == 0:
-                    step += 1
-                    continue
+                step = min(_next_step(state, jump), jump[64 + step])
                 if _packed_fit(state, guards, table[ST_LO, step], table[ST_HI, step],
                                melds) >= 0:
                     break
+                field = table[ST_FIELD, step]
                 if field != 0:
                     count = (state >> table[ST_SHIFT, step]) & table[ST_LOW, step]
                     if count > table[ST_MAXLEFT, step]:
@@ -1597,39 +1177,22 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
                     bound -= count * table[ST_SHARE, step]
                     state &= ~field
                 step += 1
-            pushed = False
             if not feasible:
                 value = NEG_INF
             elif step == step_total:
-                value = 0 if kept >= keep else NEG_INF
+                value = _leaf(best_mode, kept, keep)
             else:
                 key2 = (step << 7) | kept
-                slot = _memo_slot(memo, meta[1], state, key2)
-                if memo[slot, 0] == state:
-                    value = memo[slot, 2]
-                elif _out_of_budget(meta):
-                    value = NEG_INF  # this sub-problem is not searched
-                else:
+                value = _known(memo, meta, state, key2)
+                if value == NO_VALUE:
                     top += 1
-                    pushed = True
-                    frames[top, FR_POS] = step
-                    frames[top, FR_KEY] = state
-                    frames[top, FR_KEY2] = key2
-                    frames[top, FR_KEPT] = kept
-                    frames[top, FR_SLOT] = table[ST_LO, step]
-                    frames[top, FR_DEPTH] = 0
-                    frames[top, FR_GAINED] = 0
-                    frames[top, FR_ACC] = NEG_INF
-                    frames[top, FR_EMPTY] = 0
+                    _open(frames, top, step, state, key2, kept, table[ST_LO, step], best_mode)
                     frames[top, FR_STATE] = state
                     frames[top, FR_BOUND] = bound
-                    value = NO_VALUE
-            if not pushed and top < 0:
+            if value != NO_VALUE and top < 0:
                 return value, memo
         if value != NO_VALUE:
-            # a child returned ``value`` to frame ``top``
-            if value > NEG_INF and value + frames[top, FR_GAINED] > frames[top, FR_ACC]:
-                frames[top, FR_ACC] = value + frames[top, FR_GAINED]
+            _take(frames, top, value, best_mode, overflow)  # a child's value
         value = 0
         here = frames[top, FR_POS]
         field = table[ST_FIELD, here]
@@ -1643,22 +1206,20 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
         cur_bound = frames[top, FR_BOUND]
         # advance to the next non-empty move whose child may still matter
         while True:
-            found = -1
-            if single == 0 or frames[top, FR_DEPTH] == 0:
-                found = _packed_fit(cur, guards, frames[top, FR_SLOT], high, melds)
+            found = _packed_fit(cur, guards, frames[top, FR_SLOT], high, melds)
             if found >= 0:
                 cur -= melds[PS_PACKED, found]
                 cur_bound -= melds[PS_SHARE, found]
                 frames[top, FR_GAINED] += melds[PS_POINTS, found]
                 stack[top, frames[top, FR_DEPTH]] = found
                 frames[top, FR_DEPTH] += 1
-                frames[top, FR_SLOT] = found + single
+                frames[top, FR_SLOT] = high if single else found  # a group step: one meld
                 saved = (cur >> shift) & low
                 if saved > max_left:
                     continue  # too many copies of the kind stay; deeper moves use more
                 acc = frames[top, FR_ACC]
-                if (acc > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE + cur_bound
-                        - saved * share <= acc * SHARE_SCALE):
+                if (best_mode and acc > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE
+                        + cur_bound - saved * share <= acc * SHARE_SCALE):
                     continue  # this child cannot beat the frame's best; deeper moves may
                 frames[top, FR_STATE] = cur
                 frames[top, FR_BOUND] = cur_bound
@@ -1681,12 +1242,13 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
         frames[top, FR_STATE] = cur
         frames[top, FR_BOUND] = cur_bound
         if frames[top, FR_EMPTY] == 0:
-            # the empty move last, once the others set a high bar
+            # the empty move last, once the others set a high bar (a count's order is free)
             frames[top, FR_EMPTY] = 1
             saved = (cur >> shift) & low
             acc = frames[top, FR_ACC]
             child_bound = cur_bound - saved * share
-            if saved <= max_left and not (acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
+            if saved <= max_left and not (best_mode and acc > NEG_INF
+                                          and child_bound <= acc * SHARE_SCALE):
                 state = cur & ~field
                 bound = child_bound
                 kept = min(keep, frames[top, FR_KEPT] + saved)
@@ -1702,11 +1264,12 @@ def _steps_packed_solve(state, step, kept, keep, table, melds, kinds, guards, me
 
 
 @njit(cache=True)
-def _steps_packed_best(state, keep, table, melds, kinds, guards, cards, budget):
-    """best() with groups on the packed state: (points, sorted catalogue indices, exact)."""
+def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget):
+    """best() on the packed state: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards, budget)
-    target, memo = _steps_packed_solve(state, np.int64(0), np.int64(0), keep, table, melds, kinds,
-                                       guards, memo, meta)
+    overflow = np.zeros(1, dtype=np.int64)
+    target, memo = _packed_solve(state, np.int64(0), np.int64(0), keep, MODE_BEST, table, melds,
+                                 jump, kinds, guards, memo, meta, overflow)
     picked = np.empty(cards + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0], meta[3] == 0
@@ -1749,8 +1312,9 @@ def _steps_packed_best(state, keep, table, melds, kinds, guards, cards, budget):
                 child = cur & ~field
                 next_kept = min(keep, kept + saved)
                 if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
-                    sub, memo = _steps_packed_solve(child, step + 1, next_kept, keep, table,
-                                                    melds, kinds, guards, memo, meta)
+                    sub, memo = _packed_solve(child, step + 1, next_kept, keep, MODE_BEST,
+                                              table, melds, jump, kinds, guards, memo, meta,
+                                              overflow)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         state = child
@@ -1771,15 +1335,16 @@ def _steps_packed_best(state, keep, table, melds, kinds, guards, cards, budget):
 
 
 @njit(cache=True)
-def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table, step_melds,
-                 shares, meld_shares, memo, memo_meta):
-    """_steps_packed_solve on a counts vector (hands that do not fit one int64).
+def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table, step_melds,
+           shares, meld_shares, memo, memo_meta, overflow):
+    """_packed_solve on a counts vector (hands that do not fit one int64).
 
-    As _solve in mode 1: ``remaining`` is restored on return, the kinds set
-    aside on entry (a held kind none of whose step's melds fits) go on an undo
-    stack. Memo keys are (mixed-radix hand * (keep + 1) + kept, step).
+    Same modes, values and move order; ``remaining`` is restored on return,
+    the kinds set aside on entry (a held kind none of whose step's melds fits)
+    go on an undo stack. Memo keys are (mixed-radix hand, step << 7 | kept).
     """
-    (order, widths, kinds, mults, layers, jokers, key_deltas, _, _, places) = prepared
+    (order, widths, kinds, mults, layers, jokers, key_deltas, places) = prepared
+    best_mode = mode == MODE_BEST
     step_total = table.shape[1]
     hand_layers = _hand_layers(remaining)
     state_key = 0
@@ -1787,11 +1352,8 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
     for kind in range(KIND_COUNT):
         state_key += remaining[kind] * places[kind]
         bound += remaining[kind] * shares[kind]
-    frames = step_total + 1
-    f_int = np.zeros((frames, 10), dtype=np.int64)
-    F_STEP, F_KEY, F_KEPT, F_SLOT, F_DEPTH, F_GAINED, F_ACC, F_SAVED, F_EMPTY, F_UNDO = (
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
-    f_stack = np.zeros((frames, MAX_DEPTH), dtype=np.int64)
+    f_int = np.zeros((step_total + 1, FR_COLS), dtype=np.int64)
+    f_stack = np.zeros((step_total + 1, MAX_DEPTH), dtype=np.int64)
     undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_top = 0
@@ -1825,32 +1387,18 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
                     state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
                                                   bound, places, shares)
                 step += 1
-            pushed = False
             if not feasible:
                 value = NEG_INF
             elif step == step_total:
-                value = 0 if kept >= keep else NEG_INF
+                value = _leaf(best_mode, kept, keep)
             else:
-                key = state_key * (keep + 1) + kept
-                slot = _memo_slot(memo, memo_meta[1], key, step)
-                if memo[slot, 0] == key:
-                    value = memo[slot, 2]
-                elif _out_of_budget(memo_meta):
-                    value = NEG_INF  # this sub-problem is not searched
-                else:
+                key2 = (step << 7) | kept
+                value = _known(memo, memo_meta, state_key, key2)
+                if value == NO_VALUE:
                     top += 1
-                    pushed = True
-                    f_int[top, F_STEP] = step
-                    f_int[top, F_KEY] = key
-                    f_int[top, F_KEPT] = kept
-                    f_int[top, F_SLOT] = table[ST_LO, step]
-                    f_int[top, F_DEPTH] = 0
-                    f_int[top, F_GAINED] = 0
-                    f_int[top, F_ACC] = NEG_INF
-                    f_int[top, F_EMPTY] = 0
-                    f_int[top, F_UNDO] = mark
-                    value = NO_VALUE
-            if not pushed:
+                    _open(f_int, top, step, state_key, key2, kept, table[ST_LO, step], best_mode)
+                    f_int[top, FR_UNDO] = mark
+            if value != NO_VALUE:
                 key_change, bound_change = _undo_dead(
                     remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark,
                     places, shares)
@@ -1859,35 +1407,32 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
                 bound += bound_change
                 if top < 0:
                     return value, memo
-        here = f_int[top, F_STEP]
+        here = f_int[top, FR_POS]
         kind = table[ST_KIND, here]
         if value != NO_VALUE:
             # a child returned ``value`` to frame ``top``
             if kind >= 0:
-                saved = f_int[top, F_SAVED]
+                saved = f_int[top, FR_SAVED]
                 _set_count(remaining, hand_layers, kind, saved)
                 state_key += saved * places[kind]
                 bound += saved * shares[kind]
-            if value > NEG_INF and value + f_int[top, F_GAINED] > f_int[top, F_ACC]:
-                f_int[top, F_ACC] = value + f_int[top, F_GAINED]
+            _take(f_int, top, value, best_mode, overflow)
         value = 0
         single = table[ST_SINGLE, here]
         high = table[ST_HI, here]
         # advance to the next non-empty move whose child may still matter
         while True:
-            found = -1
-            if single == 0 or f_int[top, F_DEPTH] == 0:
-                found = _next_fit(remaining, hand_layers, f_int[top, F_SLOT], high, step_melds,
-                                  layers, jokers)
+            found = _next_fit(remaining, hand_layers, f_int[top, FR_SLOT], high, step_melds,
+                              layers, jokers)
             if found >= 0:
                 m = step_melds[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
                 state_key -= key_deltas[m]
                 bound -= meld_shares[m]
-                f_int[top, F_GAINED] += points[m]
-                f_stack[top, f_int[top, F_DEPTH]] = found
-                f_int[top, F_DEPTH] += 1
-                f_int[top, F_SLOT] = found + single
+                f_int[top, FR_GAINED] += points[m]
+                f_stack[top, f_int[top, FR_DEPTH]] = found
+                f_int[top, FR_DEPTH] += 1
+                f_int[top, FR_SLOT] = high if single else found  # a group step: one meld
                 saved = 0
                 child_bound = bound
                 if kind >= 0:
@@ -1895,53 +1440,53 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
                     if saved > max_left[kind]:
                         continue  # too many copies of the kind stay; deeper moves use more
                     child_bound = bound - saved * shares[kind]
-                acc = f_int[top, F_ACC]
-                if (acc > NEG_INF and f_int[top, F_GAINED] * SHARE_SCALE + child_bound
-                        <= acc * SHARE_SCALE):
+                acc = f_int[top, FR_ACC]
+                if (best_mode and acc > NEG_INF and f_int[top, FR_GAINED] * SHARE_SCALE
+                        + child_bound <= acc * SHARE_SCALE):
                     continue  # this child cannot beat the frame's best; deeper moves may
-                f_int[top, F_SAVED] = saved
+                f_int[top, FR_SAVED] = saved
                 if kind >= 0:
                     state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
                                                   bound, places, shares)
                 step = here + 1
-                kept = min(keep, f_int[top, F_KEPT] + saved)
+                kept = min(keep, f_int[top, FR_KEPT] + saved)
                 entering = True
                 break
-            if f_int[top, F_DEPTH] == 0:
+            if f_int[top, FR_DEPTH] == 0:
                 break
-            f_int[top, F_DEPTH] -= 1
-            found = f_stack[top, f_int[top, F_DEPTH]]
+            f_int[top, FR_DEPTH] -= 1
+            found = f_stack[top, f_int[top, FR_DEPTH]]
             m = step_melds[found]
             _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
             state_key += key_deltas[m]
             bound += meld_shares[m]
-            f_int[top, F_GAINED] -= points[m]
-            f_int[top, F_SLOT] = found + 1
+            f_int[top, FR_GAINED] -= points[m]
+            f_int[top, FR_SLOT] = found + 1
         if entering:
             continue
-        if f_int[top, F_EMPTY] == 0:
-            # the empty move last, once the others set a high bar
-            f_int[top, F_EMPTY] = 1
+        if f_int[top, FR_EMPTY] == 0:
+            # the empty move last, once the others set a high bar (a count's order is free)
+            f_int[top, FR_EMPTY] = 1
             saved = 0
             child_bound = bound
             if kind >= 0:
                 saved = remaining[kind]
                 child_bound = bound - saved * shares[kind]
-            acc = f_int[top, F_ACC]
+            acc = f_int[top, FR_ACC]
             if (kind < 0 or saved <= max_left[kind]) and not (
-                    acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
-                f_int[top, F_SAVED] = saved
+                    best_mode and acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
+                f_int[top, FR_SAVED] = saved
                 if kind >= 0:
                     state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
                                                   bound, places, shares)
                 step = here + 1
-                kept = min(keep, f_int[top, F_KEPT] + saved)
+                kept = min(keep, f_int[top, FR_KEPT] + saved)
                 entering = True
                 continue
         # frame finished: undo the kinds set aside on entry, return to the parent
-        value = f_int[top, F_ACC]
-        memo = _memo_put(memo, memo_meta, f_int[top, F_KEY], f_int[top, F_STEP], value)
-        mark = f_int[top, F_UNDO]
+        value = f_int[top, FR_ACC]
+        memo = _memo_put(memo, memo_meta, f_int[top, FR_KEY], f_int[top, FR_KEY2], value)
+        mark = f_int[top, FR_UNDO]
         key_change, bound_change = _undo_dead(
             remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares)
         undo_top = mark
@@ -1953,20 +1498,62 @@ def _steps_solve(remaining, step, kept, keep, points, max_left, prepared, table,
 
 
 @njit(cache=True)
-def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
-    """best() with groups: the step programme, packed when the hand fits one int64."""
-    table, step_melds = _steps(hand, meld_counts, groups, max_left)
-    kinds, melds, guards, state = _steps_packed(hand, meld_counts, points, max_left, table,
-                                                step_melds)
+def count(hand, meld_counts, budget=COUNT_BUDGET):
+    """(number of lay-downs, overflow flag, exhausted flag). Past ``budget`` memo entries
+    the search stops (a sub-problem not yet solved is not searched) and ``exhausted`` is
+    set: the number is then meaningless and the caller refuses it."""
+    meld_total = meld_counts.shape[0]
+    fixed = np.empty(2 * meld_total, dtype=np.int64)
+    points = fixed[:meld_total]  # counting: no points, no groups
+    points[:] = 0
+    groups = fixed[meld_total:]
+    groups[:] = -1
+    table, step_melds, kinds, melds, jump, guards, state = _programme(
+        hand, meld_counts, points, groups, hand, MODE_COUNT)
+    overflow = np.zeros(1, dtype=np.int64)
     if kinds.shape[1] > 0:
-        return _steps_packed_best(state, keep, table, melds, kinds, guards, hand.sum(), budget)
+        memo, meta = _packed_memo(hand.sum(), budget)
+        total, _ = _packed_solve(state, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, table,
+                                 melds, jump, kinds, guards, memo, meta, overflow)
+        return total, overflow[0], meta[3] != 0
     memo, memo_meta = _memo_new(MEMO_BITS, budget)
     prepared = _prepare(hand, meld_counts)
-    (order, widths, kinds_of, mults, layers, jokers, _, _, _, _) = prepared
+    shares = np.zeros(KIND_COUNT, dtype=np.int64)
+    meld_shares = np.zeros(meld_total, dtype=np.int64)
+    remaining = hand.copy()
+    total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points, hand,
+                      prepared, table, step_melds, shares, meld_shares, memo, memo_meta, overflow)
+    return total, overflow[0], memo_meta[3] != 0
+
+
+@njit(cache=True)
+def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET):
+    """(best points, chosen meld indices sorted, exact); NEG_INF and none when nothing is feasible.
+
+    At most ``budget`` sub-problems are memoised; past that a sub-problem not
+    yet solved counts as infeasible, so the answer is a legal lay-down that may
+    fall short of the best, and ``exact`` is False.
+
+    ``groups`` (int64[M], -1 or a group 0..62: at most one meld per group) and
+    ``max_left`` (int64[53]: most copies of each kind left in hand) are the
+    optimizer's constraints of partition_ref.best_laydown; without groups the
+    steps are the first-card programme's. The lay-down returned is the first optimal one in the
+    reference's order (at each kind: the empty multiset, then multisets in
+    depth-first order), so every backend returns the same melds.
+    """
+    table, step_melds, kinds, melds, jump, guards, state = _programme(
+        hand, meld_counts, points, groups, max_left, MODE_BEST)
+    if kinds.shape[1] > 0:
+        return _packed_best(state, keep, table, melds, jump, kinds, guards, hand.sum(), budget)
+    memo, memo_meta = _memo_new(MEMO_BITS, budget)
+    overflow = np.zeros(1, dtype=np.int64)
+    prepared = _prepare(hand, meld_counts)
+    (order, widths, kinds_of, mults, layers, jokers, _, _) = prepared
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
     remaining = hand.copy()
-    target, memo = _steps_solve(remaining, np.int64(0), np.int64(0), keep, points, max_left, prepared,
-                                table, step_melds, shares, meld_shares, memo, memo_meta)
+    target, memo = _solve(remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points, max_left,
+                          prepared, table, step_melds, shares, meld_shares, memo, memo_meta,
+                          overflow)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0
@@ -2011,9 +1598,9 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
                 for k in range(KIND_COUNT):
                     child_bound += remaining[k] * shares[k]
                 if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
-                    sub, memo = _steps_solve(remaining, step + 1, next_kept, keep, points,
-                                             max_left, prepared, table, step_melds, shares,
-                                             meld_shares, memo, memo_meta)
+                    sub, memo = _solve(remaining, step + 1, next_kept, keep, MODE_BEST, points,
+                                       max_left, prepared, table, step_melds, shares,
+                                       meld_shares, memo, memo_meta, overflow)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         kept = next_kept
@@ -2033,114 +1620,3 @@ def _steps_best(hand, meld_counts, points, keep, groups, max_left, budget):
             picked_count += 1
         step += 1
     return result, np.sort(picked[:picked_count]), memo_meta[3] == 0
-
-
-
-@njit(cache=True)
-def count(hand, meld_counts, budget=COUNT_BUDGET):
-    """(number of lay-downs, overflow flag, exhausted flag). Past ``budget`` memo entries
-    the search stops (a sub-problem not yet solved is not searched) and ``exhausted`` is
-    set: the number is then meaningless and the caller refuses it."""
-    meld_total = meld_counts.shape[0]
-    kinds, slots, owner, guards, state = _pack(
-        hand, meld_counts, np.zeros(meld_total, dtype=np.int64), hand, MODE_COUNT)
-    if kinds.shape[1] > 0:
-        memo, meta = _packed_memo(hand.sum(), budget)
-        overflow = np.zeros(1, dtype=np.int64)
-        total, _ = _packed_solve(state, np.int64(0), np.int64(0), MODE_COUNT, kinds, slots,
-                                 owner, guards, memo, meta, overflow)
-        return total, overflow[0], meta[3] != 0
-    memo, memo_meta = _memo_new(MEMO_BITS, budget)
-    overflow = np.zeros(1, dtype=np.int64)
-    points = np.zeros(meld_total, dtype=np.int64)
-    prepared = _prepare(hand, meld_counts)
-    shares = np.zeros(KIND_COUNT, dtype=np.int64)
-    meld_shares = np.zeros(meld_total, dtype=np.int64)
-    remaining = hand.copy()
-    total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points,
-                      hand, prepared, shares, meld_shares, memo, memo_meta, overflow)
-    return total, overflow[0], memo_meta[3] != 0
-
-
-@njit(cache=True)
-def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET):
-    """(best points, chosen meld indices sorted, exact); NEG_INF and none when nothing is feasible.
-
-    At most ``budget`` sub-problems are memoised; past that a sub-problem not
-    yet solved counts as infeasible, so the answer is a legal lay-down that may
-    fall short of the best, and ``exact`` is False.
-
-    ``groups`` (int64[M], -1 or a group 0..62: at most one meld per group) and
-    ``max_left`` (int64[53]: most copies of each kind left in hand) are the
-    optimizer's constraints of partition_ref.best_laydown. With any group the
-    step programme (``_steps_best``) answers; without, the first-card
-    programme. The lay-down returned is the first optimal one in the
-    reference's order (at each kind: the empty multiset, then multisets in
-    depth-first order), so every backend returns the same melds.
-    """
-    for m in range(groups.shape[0]):
-        if groups[m] >= 0:
-            return _steps_best(hand, meld_counts, points, keep, groups, max_left, budget)
-    kinds, slots, owner, guards, state = _pack(hand, meld_counts, points, max_left, MODE_BEST)
-    if kinds.shape[1] > 0:
-        return _packed_best(state, keep, kinds, slots, owner, guards, hand.sum(), budget)
-    memo, memo_meta = _memo_new(MEMO_BITS, budget)
-    overflow = np.zeros(1, dtype=np.int64)
-    prepared = _prepare(hand, meld_counts)
-    (order, widths, kinds, mults, layers, jokers, _, first_start, by_first, _) = prepared
-    shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds, mults)
-    remaining = hand.copy()
-    target, memo = _solve(
-        remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points, max_left, prepared, shares,
-        meld_shares, memo, memo_meta, overflow)
-    picked = np.empty(hand.sum() + 1, dtype=np.int64)
-    if target == NEG_INF:
-        return target, picked[:0], memo_meta[3] == 0
-    hand_layers = _hand_layers(remaining)
-    picked_count = 0
-    result = target
-    start = 0
-    kept = 0
-    stack = np.empty(MAX_DEPTH, dtype=np.int64)
-    while True:
-        position = _first_position(remaining, start, order)
-        if position == KIND_COUNT:
-            break
-        kind = order[position]
-        high = first_start[position + 1]
-        depth = 0
-        slot = first_start[position]
-        gained = 0
-        matched = False
-        while True:
-            # the leaf for the current S, evaluated exactly unless its bound rules it out
-            saved = remaining[kind]
-            if saved <= max_left[kind]:
-                _set_count(remaining, hand_layers, kind, 0)
-                next_kept = min(keep, kept + saved)
-                child_bound = 0
-                for k in range(KIND_COUNT):
-                    child_bound += remaining[k] * shares[k]
-                if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
-                    sub, memo = _solve(
-                        remaining, position + 1, next_kept, keep, MODE_BEST, points,
-                        max_left, prepared, shares, meld_shares, memo, memo_meta, overflow)
-                    if sub > NEG_INF and sub + gained == target:
-                        matched = True
-                        kept = next_kept
-                        target = sub
-                        break
-                _set_count(remaining, hand_layers, kind, saved)
-            advanced, slot, depth, gained = _next_move(
-                remaining, hand_layers, slot, high, 0, depth, gained, stack, by_first, points,
-                widths, kinds, mults, layers, jokers)
-            if not advanced:
-                break
-        if not matched:  # the exact values guarantee a match
-            raise RuntimeError("best lay-down reconstruction failed")
-        for j in range(depth):
-            picked[picked_count] = by_first[stack[j]]
-            picked_count += 1
-        start = position + 1
-    out = np.sort(picked[:picked_count])
-    return result, out, memo_meta[3] == 0
