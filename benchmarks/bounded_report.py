@@ -53,14 +53,15 @@ def huge():
     return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def sweep_states(size, tables, seeds):
+def sweep_states(size, tables, seeds, prune=False):
     largest, total = [], []
     for seed in range(seeds):
         instance = random_instance(seed, size, tables, "classic")
         params = rule_params(instance.rules, instance.trump)
         melds = [(list(m.counts),) + table_identity(m, instance.rules, instance.trump, i)
                  for i, m in enumerate(instance.table)]
-        counts = sweep_ref.state_counts(list(instance.hand.counts), melds, params, 1)
+        counts = sweep_ref.state_counts(list(instance.hand.counts), melds, params, 1,
+                                        prune=prune)
         largest.append(max(counts))
         total.append(sum(counts))
     return statistics.median(largest), max(largest), statistics.median(total)
@@ -79,12 +80,14 @@ def main(argv=None):
     for seed, backend, seconds, points, optimum, proven in rows:
         print(f"| {seed} | {backend} | {seconds * 1e3:.0f} | {points} | {optimum} | {proven} |")
     print(f"peak memory of the process: {peak:.0f} MB")
-    print("| cards | table melds | largest layer (median, max) | states in all (median) |")
-    print("|---|---|---|---|")
+    print("| cards | table melds | largest layer (median, max) | states in all (median) "
+          "| pruned: largest layer (median, max) | pruned: states in all (median) |")
+    print("|---|---|---|---|---|---|")
     for size, tables, seeds in ((11, 0, 8), (11, 5, 8), (16, 6, 6), (20, 5, 4)):
-        median_largest, max_largest, median_total = sweep_states(size, tables, seeds)
-        print(f"| {size} | {tables} | {median_largest:.0f}, {max_largest} | {median_total:.0f} |",
-              flush=True)
+        plain = sweep_states(size, tables, seeds)
+        pruned = sweep_states(size, tables, seeds, prune=True)
+        print(f"| {size} | {tables} | {plain[0]:.0f}, {plain[1]} | {plain[2]:.0f} "
+              f"| {pruned[0]:.0f}, {pruned[1]} | {pruned[2]:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -33,11 +33,18 @@ once done it goes on like the hand's runs. Table sets are part
 of the sets decided at their rank. A table meld's bonus is credited in full
 and the plan's ``offset`` takes away what it held, so each table meld is
 extended at most once, by construction.
+
+A relaxation bound prunes the sweep (``_Sweep.solve``; the design note's "The
+relaxation bound"): with the sets and the cards kept relaxed, each suit's best
+future from its part of a state is a small memoised sweep of its own; a state
+whose value plus the four suits' futures (combined over the wild slots left)
+and the sets' and wilds' bounds is below points some lay-down reaches is
+dropped.
 """
 
 from __future__ import annotations
 
-from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.encoding import JOKER, KIND_COUNT
 from kernels.params import NEG_INF, TWO_KINDS
 from kernels.sweep_plan import (
     ACE_HIGH,
@@ -50,6 +57,7 @@ from kernels.sweep_plan import (
     split_wild_sets,
 )
 
+BEAM = 64              # states a layer keeps in the pruned sweep's first pass
 UNSETTLED, SETTLED = 0, 1
 NOT_STARTED, OPEN, DONE = 0, 1, 2
 TABLE_NOT_STARTED = (NOT_STARTED,)
@@ -246,7 +254,116 @@ class _Sweep:
 
     # --- the programme ------------------------------------------------------------
 
-    def layers(self):
+    # --- the relaxation bound ------------------------------------------------------
+    #
+    # Relax the sets (a natural card may go into a set of its rank, credited its
+    # value, whether or not the set reaches three; no wild needed) and the cards
+    # kept (every natural is credited), and the suits come apart but for the wild
+    # slots their runs take. ``suit_future`` is then each suit's best relaxed
+    # future from its own part of a state, per number of wild slots; the four
+    # combine over the slots left (a max-plus convolution), and the sets' bonuses
+    # and the wilds' values are bounded apart. A state whose value plus that
+    # bound cannot beat a lay-down already found is dropped (``solve``).
+
+    def suit_future(self, suit, position, runs, slots, reserved):
+        """int64[W + 1]: the suit's best relaxed gain from ``position`` on with <= w wild slots.
+
+        ``runs``: the suit's open runs; ``slots``: every table run's slot (only
+        the suit's are read); ``reserved``: its aces held back at position 0.
+        NEG_INF where no completion exists (a table run that cannot finish).
+        """
+        table_ids = self.table_ids[suit]
+        key = (suit, position, runs, tuple(slots[i] for i in table_ids), reserved)
+        found = self.futures.get(key)
+        if found is not None:
+            return found
+        plan = self.plan
+        wilds = plan.wild_total
+        best = [NEG_INF] * (wilds + 1)
+        last = position == POSITIONS
+        if last:
+            kind, copies = -1, 0
+        else:
+            kind = kind_at(suit, position)
+            copies = reserved if position == ACE_HIGH else self.hand[kind]
+        concretes = tuple((-1, (), 0) for _ in runs)
+        slot_concretes = tuple((i, (), 0) for i in range(len(slots)))
+        for move in self.run_moves(suit, runs, concretes, slots, slot_concretes, table_ids,
+                                   position, copies, wilds, kind, last):
+            new_runs, _, new_slots, _, used, wild_used, credit, _ = move
+            if last:
+                if any(new_slots[i] != TABLE_DONE for i in table_ids):
+                    continue
+                later = [0] * (wilds + 1)
+            else:
+                if position == 0:
+                    credit += int(plan.values[kind]) * used
+                    held = copies - used
+                else:
+                    # the cards left over go into a set (credited) if a set of the rank can
+                    # take a natural at all, else they stay in hand; wild 2s left over are
+                    # pooled, and a pooled 2 is credited when it fills a slot
+                    spare = self.set_room[position] or (position == 1 and plan.wild_twos)
+                    taken = copies if spare else used
+                    credit += int(plan.values[kind]) * taken
+                    held = reserved if position < ACE_HIGH else 0
+                later = self.suit_future(suit, position + 1, new_runs, new_slots, held)
+            for total in range(wild_used, wilds + 1):
+                rest = later[total - wild_used]
+                if rest > NEG_INF and credit + rest > best[total]:
+                    best[total] = credit + rest
+        for total in range(1, wilds + 1):
+            if best[total - 1] > best[total]:
+                best[total] = best[total - 1]
+        self.futures[key] = best
+        return best
+
+    def bound(self, key, position, done):
+        """Most the state ``key`` may still gain, ``done`` suits being past ``position``
+        (4 and the sets too once ``sets_done``); NEG_INF when it cannot finish."""
+        plan = self.plan
+        runs_by_suit, slots, reserved, any_slots, joker_slots, pool, need, kept, aside = key
+        left = plan.wild_total - any_slots - joker_slots
+        combined = [0] * (left + 1)
+        for suit in range(4):
+            at = position + 1 if suit < done else position
+            if at > POSITIONS:
+                continue
+            future = self.suit_future(suit, at, runs_by_suit[suit], slots, reserved[suit])
+            merged = [NEG_INF] * (left + 1)
+            for total in range(left + 1):
+                for mine in range(total + 1):
+                    if combined[total - mine] > NEG_INF and future[mine] > NEG_INF:
+                        value = combined[total - mine] + future[mine]
+                        if value > merged[total]:
+                            merged[total] = value
+            combined = merged
+        if combined[left] == NEG_INF:
+            return NEG_INF
+        first_sets = position + 1 if done > 4 else position
+        sets = 0
+        for at in range(max(first_sets, 1), POSITIONS):
+            sets += self.set_cap[at] if at != position else self.set_cap_from(at, aside)
+        jokers = self.hand[JOKER]
+        wild_value = jokers * int(plan.values[JOKER]) + max(
+            [int(b) for b in plan.wild_set_bonus if b > NEG_INF] + [0])
+        if plan.wild_twos:
+            wild_value += pool * int(plan.values[TWO_KINDS[0]])
+        return combined[left] + sets + wild_value
+
+    def set_cap_from(self, position, aside):
+        """Best set bonus at ``position`` with at least ``aside`` naturals put aside (and no
+        more than the hand holds of the rank)."""
+        table = self.plan.set_bonus[position]
+        best = 0 if aside == 0 else NEG_INF
+        held = sum(self.hand[kind_at(suit, position)] for suit in range(4))
+        for naturals in range(aside, min(table.shape[0], held + 1)):
+            for wilds in range(table.shape[1]):
+                if table[naturals][wilds] > best:
+                    best = int(table[naturals][wilds])
+        return max(best, 0)
+
+    def layers(self, keep=None):
         """Yield the states after each layer: every suit at every position, then its sets.
 
         A state is ``key -> (value, payload)``. The key: the runs per suit, the
@@ -264,15 +381,83 @@ class _Sweep:
         for position in range(POSITIONS + 1):
             for suit in range(4):
                 states = self.suit_step(states, position, suit)
+                if keep is not None:
+                    states = keep(states, position, suit + 1)
                 yield states
             if 1 <= position < POSITIONS:
                 states = self.set_step(states, position)
+                if keep is not None:
+                    states = keep(states, position, 5)
                 yield states
 
-    def solve(self):
-        """(points, closed melds): the best lay-down, before wild identities are fixed."""
+    def prepare_bound(self):
+        plan = self.plan
+        self.futures = {}
+        self.table_ids = [[i for i, spec in enumerate(plan.runs) if spec.suit == suit]
+                          for suit in range(4)]
+        self.set_cap = [self.set_cap_from(at, 0) if 1 <= at < POSITIONS else 0
+                        for at in range(POSITIONS)]
+        # whether a set of the position's rank can take a natural of the hand at all
+        self.set_room = [False] * POSITIONS
+        for at in range(1, POSITIONS):
+            table = plan.set_bonus[at]
+            naturals = min(sum(self.hand[kind_at(suit, at)] for suit in range(4)),
+                           table.shape[0] - 1)
+            self.set_room[at] = bool(plan.set_naturals[at]) and any(
+                table[k][j] > NEG_INF for k in range(1, naturals + 1)
+                for j in range(table.shape[1]))
+
+    def solve(self, prune=True, beam=BEAM, floor=None):
+        """(points, closed melds): the best lay-down, before wild identities are fixed.
+
+        With ``prune`` the sweep drops every state whose value plus bound is below
+        ``floor``, points some lay-down is known to reach (so no best lay-down is
+        lost). Without a floor, narrow passes find one: each keeps the ``beam``
+        states of a layer whose value plus bound is highest, widening eightfold
+        (twice) while none reaches the end.
+        """
+        if not prune:
+            states = None
+            for states in self.layers():
+                pass
+            return self.finish(states)
+        self.prepare_bound()
+        offset = self.plan.offset
+
+        def scored(states, position, done):
+            found = {}
+            for key, item in states.items():
+                room = self.bound(key, position, done)
+                if room > NEG_INF:
+                    found[key] = (item[0] + room + offset, item)
+            return found
+
+        if floor is None:
+            floor = NEG_INF
+            for width in (beam, beam * 8, beam * 64):
+                def narrow(states, position, done, width=width):
+                    ranked = sorted(scored(states, position, done).items(),
+                                    key=lambda pair: -pair[1][0])
+                    return {key: item for key, (_, item) in ranked[:width]}
+
+                states = None
+                for states in self.layers(narrow):
+                    pass
+                points, found = self.finish(states)
+                if found is not None:
+                    floor = points
+                    break
+        self.floor = floor
+        self.exact_sizes = []
+
+        def exact(states, position, done):
+            kept = {key: item for key, (top, item) in scored(states, position, done).items()
+                    if top >= floor}
+            self.exact_sizes.append(len(kept))
+            return kept
+
         states = None
-        for states in self.layers():
+        for states in self.layers(exact):
             pass
         return self.finish(states)
 
@@ -661,8 +846,17 @@ def best(hand, tables, params, keep=1, max_left=None):
     return points, new, extended
 
 
-def state_counts(hand, tables, params, keep=1, max_left=None):
-    """States per layer of the sweep (for the design note's bounds and the benchmarks)."""
+def state_counts(hand, tables, params, keep=1, max_left=None, prune=False, beam=BEAM,
+                 floor=None):
+    """States per layer of the sweep (for the design note's bounds and the benchmarks).
+
+    With ``prune``: the states the exact pass keeps after the bound (see
+    ``_Sweep.solve`` for ``beam`` and ``floor``).
+    """
     hand = [int(count) for count in hand]
     max_left = list(hand) if max_left is None else [int(m) for m in max_left]
-    return [len(states) for states in _Sweep(hand, tables, params, keep, max_left).layers()]
+    sweep = _Sweep(hand, tables, params, keep, max_left)
+    if not prune:
+        return [len(states) for states in sweep.layers()]
+    sweep.solve(prune=True, beam=beam, floor=floor)
+    return list(sweep.exact_sizes)

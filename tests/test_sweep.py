@@ -26,14 +26,18 @@ from tests.naive import naive_catalogue, naive_laydowns
 PRESETS = ["classic", "cyprus", "partnership", "greek", "barimba"]
 
 
-def sweep(instance):
-    """The sweep on an optimizer instance: (points, new melds, extensions)."""
+def _arguments(instance):
     params = rule_params(instance.rules, instance.trump)
     tables = [(list(meld.counts),) + table_identity(meld, instance.rules, instance.trump, i)
               for i, meld in enumerate(instance.table)]
     hand = list(instance.hand.counts)
     max_left = [h - u for h, u in zip(hand, instance.must_use.counts)]
-    return sweep_ref.best(hand, tables, params, instance.keep, max_left)
+    return hand, tables, params, instance.keep, max_left
+
+
+def sweep(instance):
+    """The sweep on an optimizer instance: (points, new melds, extensions)."""
+    return sweep_ref.best(*_arguments(instance))
 
 
 def check_laydown(instance, points, new, extensions):
@@ -135,3 +139,37 @@ def test_sweep_refuses_a_bonus_table_it_cannot_score():
     bonus[0, 0, 7] = bonus[0, 1, 7] + 1  # dirty above clean
     with pytest.raises(NotSweepable):
         build_plan([0] * 53, [], params._replace(run_bonus=bonus))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), size=st.integers(3, 16), melds=st.integers(0, 5),
+       keep=st.integers(0, 2), beam=st.sampled_from([1, 4, 64]))
+def test_the_bound_drops_no_better_lay_down(preset, seed, size, melds, keep, beam):
+    """The relaxation bound and a first pass of any width (even one state a layer, a poor
+    lay-down to beat) leave the best points of the unpruned sweep."""
+    instance = random_instance(seed, size, melds, preset, keep=min(keep, size))
+    hand, tables, params, keep, max_left = _arguments(instance)
+    plain = sweep_ref._Sweep(hand, tables, params, keep, max_left).solve(prune=False)[0]
+    pruned = sweep_ref._Sweep(hand, tables, params, keep, max_left).solve(beam=beam)[0]
+    assert pruned == plain
+
+
+@pytest.mark.parametrize("seed, size, melds", [(2, 30, 0), (1, 24, 6), (2, 24, 6)])
+def test_the_pruned_sweep_on_large_hands_finds_cp_sat_s_optimum(seed, size, melds):
+    instance = random_instance(seed, size, melds, "classic")
+    points, new, extensions = sweep(instance)
+    expected = optimize_laydown(instance, Config(solver="cpsat"))
+    assert expected.optimal and points == expected.points
+    check_laydown(instance, points, new, extensions)
+
+
+def test_the_bound_of_a_state_is_at_least_its_best_completion():
+    """At the start the bound is an upper bound of the best lay-down, and close to it."""
+    instance = random_instance(1, 30, 0, "classic")
+    hand, tables, params, keep, max_left = _arguments(instance)
+    state = sweep_ref._Sweep(hand, tables, params, keep, max_left)
+    state.prepare_bound()
+    start = (((),) * 4, (), (0,) * 4, 0, 0, 0, 0, 0, 0)
+    points = sweep(instance)[0]
+    assert points <= state.bound(start, 0, 0) <= points + 30
