@@ -266,11 +266,14 @@ class _Sweep:
     # bound cannot beat a lay-down already found is dropped (``solve``).
 
     def suit_future(self, suit, position, runs, slots, reserved):
-        """int64[W + 1]: the suit's best relaxed gain from ``position`` on with <= w wild slots.
+        """The suit's best relaxed gain from ``position`` on: ``[w][k]`` with at most ``w``
+        wild slots and ``k`` of its cards kept (capped at ``keep``).
 
         ``runs``: the suit's open runs; ``slots``: every table run's slot (only
         the suit's are read); ``reserved``: its aces held back at position 0.
         NEG_INF where no completion exists (a table run that cannot finish).
+        A card left over at a rank where a set could take it is credited or
+        kept, as the bound likes best; one where none could is kept.
         """
         table_ids = self.table_ids[suit]
         key = (suit, position, runs, tuple(slots[i] for i in table_ids), reserved)
@@ -279,7 +282,8 @@ class _Sweep:
             return found
         plan = self.plan
         wilds = plan.wild_total
-        best = [NEG_INF] * (wilds + 1)
+        most = self.keep
+        best = [[NEG_INF] * (most + 1) for _ in range(wilds + 1)]
         last = position == POSITIONS
         if last:
             kind, copies = -1, 0
@@ -294,62 +298,92 @@ class _Sweep:
             if last:
                 if any(new_slots[i] != TABLE_DONE for i in table_ids):
                     continue
-                later = [0] * (wilds + 1)
+                later = self.nothing_after
+                options = ((credit, 0),)
             else:
+                value = int(plan.values[kind])
                 if position == 0:
-                    credit += int(plan.values[kind]) * used
+                    options = ((credit + value * used, 0),)
                     held = copies - used
                 else:
-                    # the cards left over go into a set (credited) if a set of the rank can
-                    # take a natural at all, else they stay in hand; wild 2s left over are
-                    # pooled, and a pooled 2 is credited when it fills a slot
-                    spare = self.set_room[position] or (position == 1 and plan.wild_twos)
-                    taken = copies if spare else used
-                    credit += int(plan.values[kind]) * taken
+                    # wild 2s left over are pooled, and a pooled 2 is credited when it
+                    # fills a slot: as a set's card, credited or kept
+                    left = copies - used
+                    if self.set_room[position] or (position == 1 and plan.wild_twos):
+                        options = tuple((credit + value * (copies - j), j)
+                                        for j in range(min(left, most) + 1))
+                    else:
+                        options = ((credit + value * used, left),)
                     held = reserved if position < ACE_HIGH else 0
                 later = self.suit_future(suit, position + 1, new_runs, new_slots, held)
-            for total in range(wild_used, wilds + 1):
-                rest = later[total - wild_used]
-                if rest > NEG_INF and credit + rest > best[total]:
-                    best[total] = credit + rest
+            for gain, kept in options:
+                for total in range(wild_used, wilds + 1):
+                    row = later[total - wild_used]
+                    out = best[total]
+                    for after in range(most + 1):
+                        if row[after] > NEG_INF:
+                            k = min(most, kept + after)
+                            if gain + row[after] > out[k]:
+                                out[k] = gain + row[after]
         for total in range(1, wilds + 1):
-            if best[total - 1] > best[total]:
-                best[total] = best[total - 1]
+            for k in range(most + 1):
+                if best[total - 1][k] > best[total][k]:
+                    best[total][k] = best[total - 1][k]
         self.futures[key] = best
         return best
 
     def bound(self, key, position, done):
         """Most the state ``key`` may still gain, ``done`` suits being past ``position``
-        (4 and the sets too once ``sets_done``); NEG_INF when it cannot finish."""
+        (5: its sets too); NEG_INF when it cannot finish."""
         plan = self.plan
         runs_by_suit, slots, reserved, any_slots, joker_slots, pool, need, kept, aside = key
         left = plan.wild_total - any_slots - joker_slots
-        combined = [0] * (left + 1)
+        most = self.keep
+        combined = [[0] + [NEG_INF] * most for _ in range(left + 1)]
         for suit in range(4):
             at = position + 1 if suit < done else position
             if at > POSITIONS:
                 continue
             future = self.suit_future(suit, at, runs_by_suit[suit], slots, reserved[suit])
-            merged = [NEG_INF] * (left + 1)
+            merged = [[NEG_INF] * (most + 1) for _ in range(left + 1)]
             for total in range(left + 1):
+                out = merged[total]
                 for mine in range(total + 1):
-                    if combined[total - mine] > NEG_INF and future[mine] > NEG_INF:
-                        value = combined[total - mine] + future[mine]
-                        if value > merged[total]:
-                            merged[total] = value
+                    row, other = future[mine], combined[total - mine]
+                    for k1 in range(most + 1):
+                        if other[k1] == NEG_INF:
+                            continue
+                        for k2 in range(most + 1):
+                            if row[k2] > NEG_INF:
+                                k = min(most, k1 + k2)
+                                if other[k1] + row[k2] > out[k]:
+                                    out[k] = other[k1] + row[k2]
             combined = merged
-        if combined[left] == NEG_INF:
+        jokers = self.hand[JOKER]
+        joker_value = int(plan.values[JOKER])
+        two_value = int(plan.values[TWO_KINDS[0]]) if plan.wild_twos else joker_value
+        spare_wilds = jokers + (pool if plan.wild_twos else 0)
+        best = NEG_INF
+        for k in range(most + 1):
+            if combined[left][k] == NEG_INF:
+                continue
+            short = max(0, most - kept - k)  # cards still to keep: wilds, each losing its value
+            if short > spare_wilds:
+                continue
+            value = combined[left][k] - short * min(joker_value, two_value)
+            if value > best:
+                best = value
+        if best == NEG_INF:
             return NEG_INF
         first_sets = position + 1 if done > 4 else position
         sets = 0
         for at in range(max(first_sets, 1), POSITIONS):
             sets += self.set_cap[at] if at != position else self.set_cap_from(at, aside)
-        jokers = self.hand[JOKER]
-        wild_value = jokers * int(plan.values[JOKER]) + max(
+        wild_value = jokers * joker_value + max(
             [int(b) for b in plan.wild_set_bonus if b > NEG_INF] + [0])
         if plan.wild_twos:
-            wild_value += pool * int(plan.values[TWO_KINDS[0]])
-        return combined[left] + sets + wild_value
+            wild_value += pool * two_value
+        return best + sets + wild_value
 
     def set_cap_from(self, position, aside):
         """Best set bonus at ``position`` with at least ``aside`` naturals put aside (and no
@@ -395,6 +429,7 @@ class _Sweep:
         self.futures = {}
         self.table_ids = [[i for i, spec in enumerate(plan.runs) if spec.suit == suit]
                           for suit in range(4)]
+        self.nothing_after = [[0] + [NEG_INF] * self.keep for _ in range(plan.wild_total + 1)]
         self.set_cap = [self.set_cap_from(at, 0) if 1 <= at < POSITIONS else 0
                         for at in range(POSITIONS)]
         # whether a set of the position's rank can take a natural of the hand at all
