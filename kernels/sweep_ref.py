@@ -861,8 +861,11 @@ def _pack(out, slots, slot_concretes, used, wild_used, credit, finished):
             slot_concretes, used, wild_used, credit, finished)
 
 
-def best(hand, tables, params, keep=1, max_left=None):
+def best(hand, tables, params, keep=1, max_left=None, floor=None):
     """``(points, new melds, extensions)`` of a best lay-down leaving at least ``keep`` cards.
+
+    ``floor``: points some lay-down of this hand is known to reach (the sweep
+    then drops every state that cannot reach it); None: found by narrow passes.
 
     ``tables``: (counts, shape, home, before) per table meld of the team (their
     best readings and points, see :func:`kernels.partition_ref.additions`);
@@ -874,7 +877,7 @@ def best(hand, tables, params, keep=1, max_left=None):
     hand = [int(count) for count in hand]
     max_left = list(hand) if max_left is None else [int(m) for m in max_left]
     sweep = _Sweep(hand, tables, params, keep, max_left)
-    points, found = sweep.solve()
+    points, found = sweep.solve(floor=floor)
     if found is None:
         return NEG_INF, [], []
     new, extended = sweep.laydown(found)

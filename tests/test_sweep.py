@@ -164,6 +164,15 @@ def test_the_pruned_sweep_on_large_hands_finds_cp_sat_s_optimum(seed, size, meld
     check_laydown(instance, points, new, extensions)
 
 
+def test_a_floor_from_the_caller_gives_the_same_lay_down_points():
+    instance = random_instance(1, 24, 6, "classic")
+    points = sweep(instance)[0]
+    for floor in (points, points - 50, NEG_INF):
+        got, new, extensions = sweep_ref.best(*_arguments(instance), floor=floor)
+        assert got == points
+        check_laydown(instance, got, new, extensions)
+
+
 def test_the_bound_of_a_state_is_at_least_its_best_completion():
     """At the start the bound is an upper bound of the best lay-down, and close to it."""
     instance = random_instance(1, 30, 0, "classic")
