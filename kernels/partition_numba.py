@@ -817,7 +817,7 @@ for _bit in range(64):
 DEBRUIJN_BITS = _DEBRUIJN_BITS
 DEBRUIJN_SIGNED = DEBRUIJN - (1 << 64) if DEBRUIJN >= (1 << 63) else DEBRUIJN
 # rows of the packed tables: per local kind (int64[PK_ROWS, L + 1]) ...
-PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_MAXLEFT, PK_ROWS = 0, 1, 2, 3, 4, 5
+PK_SHIFT, PK_LOW, PK_FIELD, PK_SHARE, PK_ROWS = 0, 1, 2, 3, 4
 # ... and per step meld (int64[PS_ROWS, M'], in step order)
 PS_MELD, PS_PACKED, PS_POINTS, PS_SHARE, PS_ROWS = 0, 1, 2, 3, 4
 # frame columns of both solvers (FR_STATE, FR_BOUND: the packed one's; FR_SAVED,
@@ -960,7 +960,6 @@ def _programme(hand, meld_counts, points, groups, max_left, mode):
             kinds[PK_SHIFT, p] = shift
             kinds[PK_LOW, p] = (np.int64(1) << width) - 1
             kinds[PK_FIELD, p] = ((np.int64(1) << (width + 1)) - 1) << shift
-            kinds[PK_MAXLEFT, p] = max_left[present[p]]
             guards |= np.int64(1) << (shift + width)
             state |= count << shift
             shift += width + 1
@@ -993,8 +992,8 @@ def _programme(hand, meld_counts, points, groups, max_left, mode):
                     if not packed:
                         break
                 form[m] += count << kinds[PK_SHIFT, p]
-                sizes[m] += count
                 if shares:
+                    sizes[m] += count
                     pair_kind[pairs] = p
                     pair_count[pairs] = count
                     pairs += 1
