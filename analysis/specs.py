@@ -2,9 +2,10 @@
 
 Players: ``random``, ``greedy`` (both also run inside the playout kernel), ``ismcts``
 with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon``,
-``scale``, ``cutoff``, ``plans`` and ``match`` (``ismcts:iterations=400``,
+``scale``, ``cutoff``, ``plans``, ``match`` and ``multi`` (``ismcts:iterations=400``,
 ``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=31``: the mask of
-:mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward), and
+:mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward;
+``ismcts:multi=1``: one tree per player, MO-ISMCTS), and
 ``openspiel``
 (OpenSpiel's ISMCTSBot with random rollouts; options ``simulations``, ``uct_c``; the optional
 extra). A bad specification raises :class:`PlayerSpecError` quoting it.
@@ -22,7 +23,7 @@ from solver.search.match import unfit
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
                "epsilon": float, "scale": float, "cutoff": int, "plans": int,
-               "match": int},
+               "match": int, "multi": int},
     "openspiel": {"simulations": int, "uct_c": float},
 }
 

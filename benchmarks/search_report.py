@@ -2,13 +2,14 @@
 
     python -m benchmarks.search_report [--positions 20] [--iterations 400] [--players 4]
                                        [--openspiel SIMULATIONS] [--cutoffs 40,20,10]
+                                       [--multi]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
 iterations per second with greedy rollouts to the end of the round and with random
 rollouts (``epsilon=1``: every rollout action uniform, as OpenSpiel's random-rollout
 evaluator), engine actions per iteration, and root parallelism (``workers=2`` against
 ``workers=1``, iterations per second of wall time); with ``--cutoffs``, the greedy
-rollouts' speed with each rollout cut-off too.
+rollouts' speed with each rollout cut-off too; with ``--multi``, MO-ISMCTS's.
 """
 
 from __future__ import annotations
@@ -87,6 +88,8 @@ def main(argv=None) -> None:
                         help="also time OpenSpiel's ISMCTSBot (the optional extra)")
     parser.add_argument("--cutoffs", default="", metavar="N,N,...",
                         help="also time greedy rollouts cut off after N engine actions")
+    parser.add_argument("--multi", action="store_true",
+                        help="also time MO-ISMCTS (one tree per player, multi=1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cutoffs = [int(n) for n in args.cutoffs.split(",") if n.strip()]
@@ -106,6 +109,10 @@ def main(argv=None) -> None:
     }
     for cutoff in cutoffs:
         figures[f"cutoff_{cutoff}"] = rate(states, args.iterations, cutoff=cutoff)
+    if args.multi:
+        search(states[0], iterations=20, seed=0, multi=True)
+        figures["multi_per_s"], figures["multi_actions_per_iteration"] = rate(
+            states, args.iterations, multi=True)
     if args.openspiel:
         figures["openspiel_per_s"] = openspiel_rate(states, args.openspiel)
         figures["random_rollouts_vs_openspiel"] = random_rate / figures["openspiel_per_s"]
@@ -124,6 +131,10 @@ def main(argv=None) -> None:
         per_s, actions = figures[f"cutoff_{cutoff}"]
         print(f"greedy rollouts cut off after {cutoff} actions: {per_s:,.0f} iterations/s "
               f"({actions:.0f} engine actions per iteration)")
+    if args.multi:
+        print(f"MO-ISMCTS (multi=1), greedy rollouts: {figures['multi_per_s']:,.0f} "
+              f"iterations/s ({figures['multi_actions_per_iteration']:.0f} engine actions "
+              f"per iteration)")
     if args.openspiel:
         print(f"OpenSpiel's ISMCTSBot (random rollouts, through the pyspiel wrapper): "
               f"{figures['openspiel_per_s']:,.0f} simulations/s; ours with random rollouts "

@@ -17,7 +17,8 @@ _DEPENDENCIES = ("core.py", "basics.py", "deal.py", "pile.py", "melding.py", "di
                  os.path.join("..", "..", "kernels", "partition_numba.py"),
                  os.path.join("..", "..", "kernels", "candidates.py"),
                  *(os.path.join("..", "search", name) for name in
-                   ("decisions.py", "plans.py", "select.py", "loop.py", "tree.py")))
+                   ("decisions.py", "plans.py", "select.py", "loop.py", "tree.py",
+                    "multi.py", "match.py")))
 # the compiled search calls the engine: its cached machine code goes stale with it
 _CACHES = ("__pycache__", os.path.join("..", "search", "__pycache__"))
 

@@ -17,17 +17,17 @@ from solver.engine.policies import greedy_action, random_action
 from solver.search.decisions import apply_decision, available
 from solver.search.match import match_rewards
 from solver.engine.determinize import determinize
+from solver.search import multi
 from solver.search.select import backup, expand, row_of, select
-from solver.search.tree import MAX_CHILDREN, NO_NODE, NO_ROW
+from solver.search.tree import MAX_CHILDREN, MAX_DEPTH, NO_NODE, NO_ROW
 
-MAX_DEPTH = 4096            # decision points on one path (a round has a few hundred)
 MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few hundred)
 # options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
 # points that scale a round-score difference into a reward, the root slot every
 # iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it),
 # the rollout's cut-off (engine actions, 0: to the end of the round), the mask of
-# lay-down plans (solver.search.plans), and the match-aware reward (1: on, with the match's
-# target; solver.search.match)
+# lay-down plans (solver.search.plans), the match-aware reward (1: on, with the match's
+# target; solver.search.match), and one tree per player (1: MO-ISMCTS, solver.search.multi)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
@@ -36,7 +36,8 @@ CUTOFF = 4
 PLANS = 5
 MATCH = 6
 TARGET = 7
-OPTIONS = 8
+MULTI = 8
+OPTIONS = 9
 NO_FORCE = -1.0
 
 
@@ -88,8 +89,42 @@ def rng_unit(rng):
 
 
 @njit(cache=True)
+def descend(S, T, stage, tree, exploration, force, plans, buffer, decisions, log, played,
+            path_rows, path_slots, path_seats):
+    """One iteration's descent through the single tree from the determinized ``S``;
+    returns (the decisions on the path, the engine actions logged). ``force``: the root
+    slot every iteration must take (< 0: the bandit chooses)."""
+    node = 0
+    here = stage
+    depth = 0
+    while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER and depth < MAX_DEPTH:
+        n = available(S, T, here, buffer, decisions, plans)
+        if n == 1:                             # forced: played without a node
+            here, played = apply_decision(S, T, decisions[0], buffer, log, played)
+            continue
+        row = row_of(tree, node)
+        slot = select(tree, row, decisions, n, exploration) if row != NO_ROW else -1
+        if depth == 0 and force >= 0:
+            slot = force                       # availability counted by select
+        if slot < 0:
+            break                              # no room: roll out from here
+        path_rows[depth] = row
+        path_slots[depth] = slot
+        path_seats[depth] = S[L.CURRENT]
+        depth += 1
+        child = tree.child[row, slot]
+        here, played = apply_decision(S, T, tree.decision[row, slot], buffer, log, played)
+        if child == NO_NODE:                   # the new leaf (none when the tree is full)
+            expand(tree, row, slot, S[L.CURRENT])
+            break
+        node = child
+    return depth, played
+
+
+@njit(cache=True)
 def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
-    """Run ``iterations`` iterations of SO-ISMCTS from ``root`` for ``seat`` at ``stage``.
+    """Run ``iterations`` iterations of SO-ISMCTS (MO-ISMCTS with the ``MULTI`` option)
+    from ``root`` for ``seat`` at ``stage``.
 
     ``root`` is never changed and only what ``seat`` sees of it is read (determinize).
     ``chance``: the match win chances (solver.search.match.WinTable) the match-aware
@@ -113,37 +148,24 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
     plans = np.int64(options[PLANS])
     match = options[MATCH] > 0.0
     target = np.int64(options[TARGET])
+    several = options[MULTI] > 0.0
+    cur = np.empty(R[L.R_PLAYERS], dtype=np.int64)
+    live = np.empty(R[L.R_PLAYERS], dtype=np.bool_)
+    hand_before = np.empty(L.KINDS, dtype=np.int64)
     played = 0
     for _ in range(iterations):
         S[:] = root
         S[L.MATCH_MODE] = 0
         determinize(S, R, seat, rng)
-        node = 0
-        here = stage
-        depth = 0
-        while S[L.PHASE] != L.ROUND_OVER and S[L.PHASE] != L.MATCH_OVER and depth < MAX_DEPTH:
-            n = available(S, T, here, buffer, decisions, plans)
-            if n == 1:                         # forced: played without a node
-                here, played = apply_decision(S, T, decisions[0],
-                                              buffer, log, played)
-                continue
-            row = row_of(tree, node)
-            slot = select(tree, row, decisions, n, options[EXPLORATION]) if row != NO_ROW else -1
-            if depth == 0 and options[FORCE_SLOT] >= 0.0:
-                slot = np.int64(options[FORCE_SLOT])   # availability counted by select
-            if slot < 0:
-                break                          # no room: roll out from here
-            path_rows[depth] = row
-            path_slots[depth] = slot
-            path_seats[depth] = S[L.CURRENT]
-            depth += 1
-            child = tree.child[row, slot]
-            here, played = apply_decision(S, T, tree.decision[row, slot],
-                                          buffer, log, played)
-            if child == NO_NODE:               # the new leaf (none when the tree is full)
-                expand(tree, row, slot, S[L.CURRENT])
-                break
-            node = child
+        if several:
+            depth, played = multi.descend(S, T, seat, stage, tree, options[EXPLORATION],
+                                          np.int64(options[FORCE_SLOT]), plans, buffer,
+                                          decisions, log, played, path_rows, path_slots,
+                                          path_seats, cur, live, hand_before)
+        else:
+            depth, played = descend(S, T, stage, tree, options[EXPLORATION],
+                                    np.int64(options[FORCE_SLOT]), plans, buffer, decisions,
+                                    log, played, path_rows, path_slots, path_seats)
         for seat_index in range(R[L.R_PLAYERS]):
             team_of[seat_index] = S[L.TEAM_OF + seat_index]
         before = S[L.ACTIONS]

@@ -107,13 +107,14 @@ def unfit(game) -> str | None:
             f"{'a match' if game.match else 'a single round'} of {game.players} players")
 
 
-def check_flag(match) -> bool:
-    """``match`` as a bool: True, False, 1 or 0 (OutOfRangeError otherwise)."""
+def check_flag(value, name: str = "match") -> bool:
+    """A flag option (``match``, ``multi``) as a bool: True, False, 1 or 0 (OutOfRangeError
+    otherwise)."""
     from solver.errors import OutOfRangeError
 
-    if isinstance(match, (bool, np.bool_, int, np.integer)) and match in (0, 1):
-        return bool(match)
-    raise OutOfRangeError(f"match must be 0 or 1 (True or False), got {match!r}")
+    if isinstance(value, (bool, np.bool_, int, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise OutOfRangeError(f"{name} must be 0 or 1 (True or False), got {value!r}")
 
 
 def win_table(game, rounds: int = ROUNDS, seed: int = 0) -> WinTable:

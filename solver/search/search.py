@@ -1,4 +1,5 @@
-"""``search(state, ...)``: SO-ISMCTS for the player to move, with statistics per decision.
+"""``search(state, ...)``: SO-ISMCTS (or MO-ISMCTS, ``multi``) for the player to move, with
+statistics per decision.
 
 The numba loop (:mod:`solver.search.loop`) does every iteration; this module checks the
 budget, runs the loop in short calls for a time budget, merges the root statistics of
@@ -19,7 +20,9 @@ from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
 from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH, MAX_ROLLOUT,
-                                NO_FORCE, OPTIONS, PLANS, SCALE, TARGET, iterate)
+                                MULTI, NO_FORCE, OPTIONS, PLANS, SCALE, TARGET, iterate)
+from solver.search.match import check_flag
+from solver.search.multi import NODES_PER_ITERATION
 from solver.search.plans import LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, PLANS_DEFAULT, \
     is_lay
 from solver.search.tree import new_tree
@@ -29,6 +32,7 @@ MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 3600.0
 MAX_WORKERS = 64
 MAX_REFINE = 0.9
+MAX_NODES = 200_000             # MO-ISMCTS: the trees' nodes at most (the single tree's cap)
 CHUNK = 16                      # iterations per numba call under a time budget
 EXPLORATION_DEFAULT = 0.7       # on rewards of a round-score difference / SCALE_DEFAULT
 SCALE_DEFAULT = 500.0
@@ -123,7 +127,7 @@ NO_TABLE = np.zeros((1, 1), dtype=np.float64)   # the match table when the rewar
 
 def _match_table(state, match, options) -> np.ndarray:
     """The win chances the match-aware reward reads (NO_TABLE when it is off)."""
-    from solver.search.match import check_flag, unfit, win_table
+    from solver.search.match import unfit, win_table
 
     if not check_flag(match):
         return NO_TABLE
@@ -145,8 +149,10 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
            scale: float = SCALE_DEFAULT, stage: int | None = None,
            refine: float = 0.0, meanwhile=None, progress=None,
-           cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False) -> SearchResult:
-    """SO-ISMCTS for ``seat`` (the player to move) from ``state``.
+           cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False,
+           multi: bool = False) -> SearchResult:
+    """SO-ISMCTS for ``seat`` (the player to move) from ``state``; with ``multi``, MO-ISMCTS
+    (one tree per player, :mod:`solver.search.multi`).
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
     budget is given) and ``seconds`` bound the search, each per worker; with both, the
@@ -174,17 +180,20 @@ def search(state, seat: int | None = None, iterations: int | None = None,
             or not 0 <= seed <= MAX_SEED:
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
     check_options(exploration, epsilon, scale, cutoff, plans)
+    multi = check_flag(multi, "multi")
     if isinstance(refine, bool) or not isinstance(refine, (int, float)) \
             or not 0.0 <= refine <= MAX_REFINE:
         raise OutOfRangeError(f"refine must be in [0, {MAX_REFINE:g}], got {refine!r}")
     stage = default_stage(state) if stage is None else stage
-    if refine and len(_available(state, stage, plans)) < 2:
+    if (refine or multi) and len(_available(state, stage, plans)) < 2:
         refine = 0.0                            # a forced move: nothing to compare
+        multi = False                           # (and no tree of the seat's own to root)
     options = np.zeros(OPTIONS, dtype=np.float64)
     options[EXPLORATION], options[EPSILON], options[SCALE] = exploration, epsilon, scale
     options[FORCE_SLOT] = NO_FORCE
     options[CUTOFF] = cutoff
     options[PLANS] = plans
+    options[MULTI] = 1.0 if multi else 0.0
     chance = _match_table(state, match, options)
     started = time.perf_counter()
     if workers == 1:
@@ -211,7 +220,13 @@ class _Worker:
         self.seconds = seconds
         capacity = iterations if iterations is not None else int(min(seconds * 5000,
                                                                      200_000))
-        self.tree = new_tree(capacity + 1)
+        if options[MULTI] > 0.0:                # nodes per iteration: two per tree, one more
+            players = int(tables[0][L.R_PLAYERS])
+            nodes = min((capacity + 1) * (NODES_PER_ITERATION * players + 1) + players,
+                        max(capacity + 1, MAX_NODES))
+            self.tree = new_tree(nodes)
+        else:
+            self.tree = new_tree(capacity + 1)
         self.rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
         self.done = 0
         self.actions = 0

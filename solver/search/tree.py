@@ -32,6 +32,7 @@ EMPTY = -1             # a slot no decision has taken
 NO_NODE = -1           # a slot whose decision has not been expanded into a node
 NO_ROW = -1            # a node not visited since it was made
 MAX_CHILDREN = 64      # decisions kept per node (a hand holds at most 53 discard kinds)
+MAX_DEPTH = 4096       # decision points on one path (a round has a few hundred)
 
 
 class Tree(NamedTuple):
@@ -49,11 +50,11 @@ class Tree(NamedTuple):
     used: np.ndarray
 
 
-def new_tree(nodes: int) -> Tree:
-    """An empty tree with room for ``nodes`` nodes (an iteration adds at most one) and
-    half as many rows."""
+def new_tree(nodes: int, rows: int | None = None) -> Tree:
+    """An empty tree with room for ``nodes`` nodes (an iteration adds at most one in the
+    single tree) and ``rows`` rows (default half as many)."""
     nodes = max(int(nodes), 2)
-    rows = nodes // 2 + 1
+    rows = nodes // 2 + 1 if rows is None else max(int(rows), 1)
     shape = (rows, MAX_CHILDREN)
     row = np.full(nodes, NO_ROW, dtype=np.int64)
     row[0] = 0
