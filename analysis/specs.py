@@ -2,10 +2,12 @@
 
 Players: ``random``, ``greedy`` (both also run inside the playout kernel), ``ismcts``
 with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon``,
-``scale``, ``cutoff``, ``plans``, ``match`` and ``multi`` (``ismcts:iterations=400``,
+``scale``, ``cutoff``, ``plans``, ``match``, ``multi`` and ``infer``
+(``ismcts:iterations=400``,
 ``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=31``: the mask of
 :mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward;
-``ismcts:multi=1``: one tree per player, MO-ISMCTS), and
+``ismcts:multi=1``: one tree per player, MO-ISMCTS; ``ismcts:infer=0.8``:
+determinizations weighted by the greedy model), and
 ``openspiel``
 (OpenSpiel's ISMCTSBot with random rollouts; options ``simulations``, ``uct_c``; the optional
 extra). A bad specification raises :class:`PlayerSpecError` quoting it.
@@ -23,7 +25,7 @@ from solver.search.match import unfit
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
                "epsilon": float, "scale": float, "cutoff": int, "plans": int,
-               "match": int, "multi": int},
+               "match": int, "multi": int, "infer": float},
     "openspiel": {"simulations": int, "uct_c": float},
 }
 

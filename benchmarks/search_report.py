@@ -2,14 +2,14 @@
 
     python -m benchmarks.search_report [--positions 20] [--iterations 400] [--players 4]
                                        [--openspiel SIMULATIONS] [--cutoffs 40,20,10]
-                                       [--multi]
+                                       [--multi] [--infer TRUST]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
 iterations per second with greedy rollouts to the end of the round and with random
 rollouts (``epsilon=1``: every rollout action uniform, as OpenSpiel's random-rollout
 evaluator), engine actions per iteration, and root parallelism (``workers=2`` against
 ``workers=1``, iterations per second of wall time); with ``--cutoffs``, the greedy
-rollouts' speed with each rollout cut-off too; with ``--multi``, MO-ISMCTS's.
+rollouts' speed with each rollout cut-off too; with ``--multi``, MO-ISMCTS's; with ``--infer``, the inference option's.
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ def main(argv=None) -> None:
                         help="also time greedy rollouts cut off after N engine actions")
     parser.add_argument("--multi", action="store_true",
                         help="also time MO-ISMCTS (one tree per player, multi=1)")
+    parser.add_argument("--infer", type=float, default=0.0, metavar="TRUST",
+                        help="also time the inference option (infer=TRUST)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cutoffs = [int(n) for n in args.cutoffs.split(",") if n.strip()]
@@ -113,6 +115,10 @@ def main(argv=None) -> None:
         search(states[0], iterations=20, seed=0, multi=True)
         figures["multi_per_s"], figures["multi_actions_per_iteration"] = rate(
             states, args.iterations, multi=True)
+    if args.infer:
+        search(states[0], iterations=20, seed=0, infer=args.infer)
+        figures["infer_per_s"], figures["infer_actions_per_iteration"] = rate(
+            states, args.iterations, infer=args.infer)
     if args.openspiel:
         figures["openspiel_per_s"] = openspiel_rate(states, args.openspiel)
         figures["random_rollouts_vs_openspiel"] = random_rate / figures["openspiel_per_s"]
@@ -135,6 +141,9 @@ def main(argv=None) -> None:
         print(f"MO-ISMCTS (multi=1), greedy rollouts: {figures['multi_per_s']:,.0f} "
               f"iterations/s ({figures['multi_actions_per_iteration']:.0f} engine actions "
               f"per iteration)")
+    if args.infer:
+        print(f"inference (infer={args.infer:g}), greedy rollouts: "
+              f"{figures['infer_per_s']:,.0f} iterations/s")
     if args.openspiel:
         print(f"OpenSpiel's ISMCTSBot (random rollouts, through the pyspiel wrapper): "
               f"{figures['openspiel_per_s']:,.0f} simulations/s; ours with random rollouts "

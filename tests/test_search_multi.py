@@ -16,7 +16,7 @@ from solver.search.search import available_decisions, default_stage
 from solver.search.tree import EMPTY, NO_NODE, new_tree
 
 
-def _decision_point(players=4, seed=3, actions=40):
+def decision_point(players=4, seed=3, actions=40):
     """A mid-round state whose player to move has more than one decision."""
     state = Game(players).new_initial_state(seed)
     greedy = GreedyPlayer()
@@ -42,7 +42,7 @@ def _trees(state, iterations, seed=1):
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_every_player_has_a_tree_and_the_root_row_is_the_searchers(players):
-    state = _decision_point(players)
+    state = decision_point(players)
     seat = state.current_player()
     tree = _trees(state, 200)
     # roots: node 0 the searcher's, nodes 1..P-1 the others' (in seat order)
@@ -63,7 +63,7 @@ def test_the_movers_draws_are_chance_slots_of_its_own_tree_only():
     """A drawn card is seen by its drawer alone: after a draw, the drawer's tree has a
     slot per card drawn (codes from OBSERVED up, apart from every decision code), and
     those slots are never chosen by the bandit (no visits)."""
-    state = _decision_point(2, seed=5)
+    state = decision_point(2, seed=5)
     tree = _trees(state, 300)
     chance_rows = 0
     for row in range(int(tree.size[1])):
@@ -81,7 +81,7 @@ def test_the_movers_draws_are_chance_slots_of_its_own_tree_only():
 
 
 def test_multi_reads_only_the_searchers_information_set():
-    state = _decision_point(4, seed=4)
+    state = decision_point(4, seed=4)
     seat = state.current_player()
     other = state.resample_from_infostate(seat, 11)
     assert other.information_state_key(seat) == state.information_state_key(seat)
@@ -93,7 +93,7 @@ def test_multi_reads_only_the_searchers_information_set():
 
 
 def test_multi_is_deterministic_and_differs_from_the_single_tree():
-    state = _decision_point(4, seed=6)
+    state = decision_point(4, seed=6)
     first = search(state, iterations=150, seed=2, multi=True)
     again = search(state, iterations=150, seed=2, multi=True)
     single = search(state, iterations=150, seed=2)

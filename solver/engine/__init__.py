@@ -18,7 +18,7 @@ _DEPENDENCIES = ("core.py", "basics.py", "deal.py", "pile.py", "melding.py", "di
                  os.path.join("..", "..", "kernels", "candidates.py"),
                  *(os.path.join("..", "search", name) for name in
                    ("decisions.py", "plans.py", "select.py", "loop.py", "tree.py",
-                    "multi.py", "match.py")))
+                    "multi.py", "match.py", "infer.py")))
 # the compiled search calls the engine: its cached machine code goes stale with it
 _CACHES = ("__pycache__", os.path.join("..", "search", "__pycache__"))
 

@@ -115,7 +115,10 @@ RED_THREES = MELDS + MAX_TEAMS * MAX_MELDS * KINDS   # per team: [3H, 3D] laid f
 OWN_MELD = RED_THREES + MAX_TEAMS * 2   # per seat: has laid a new meld this round (threes)
 NEEDS_BIRIBA = OWN_MELD + MAX_PLAYERS   # per team: needs a biriba before its packet (threes)
 CUT_BONUS = NEEDS_BIRIBA + MAX_TEAMS    # per team: the dealer's cut bonus (venezuelan)
-SIZE = CUT_BONUS + MAX_TEAMS
+# per seat: the kind it discarded at the end of its last turn + 1 (0: none this round, or
+# its hand changed since: a packet taken); public, read by the search's inference
+LAST_DISCARD = CUT_BONUS + MAX_TEAMS
+SIZE = LAST_DISCARD + MAX_PLAYERS
 
 # What a new round clears (deal_round), as [start, end) ranges of the offsets above: the
 # seats' teams, packet marks and pending packets (not their match entities); the hands

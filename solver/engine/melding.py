@@ -256,6 +256,7 @@ def take_packet(S, R, seat, packet):
     S[L.PACKET_USED + packet] = 1
     S[L.PACKET_TAKEN + team] = 1
     S[L.FRESH + seat] = 1
+    S[L.LAST_DISCARD + seat] = 0               # its hand is another now (the search's inference)
     if R[L.R_PLAYERS] == 3 and S[L.SOLO] < 0 and not R[L.R_THREE_ALONE]:
         _merge_three_player_teams(S, R, seat)
     if R[L.R_RED_THREES]:

@@ -101,8 +101,10 @@ def apply_action(S, T, action):
         S[L.PILE + S[L.PILE_N]] = key
         S[L.PILE_N] += 1
         S[L.FRESH + seat] = 0
+        S[L.LAST_DISCARD + seat] = key + 1
         if target == 1:
             S[L.VALVE] += 1
+            S[L.LAST_DISCARD + seat] = 0          # the safety valve's, not a choice
         forget_known(S, seat)
         if hand_of(S, seat).sum() == 0:
             biribas, clean, runs, sets = team_stats(S, R, team)

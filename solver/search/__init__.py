@@ -4,7 +4,8 @@ Modules, one concern each: :mod:`~solver.search.tree` (the arrays),
 :mod:`~solver.search.decisions` (what is chosen, and how it expands into engine actions),
 :mod:`~solver.engine.determinize`, :mod:`~solver.search.select` (UCB1 with availability,
 backup), :mod:`~solver.search.loop` (the numba iteration), :mod:`~solver.search.multi`
-(MO-ISMCTS, one tree per player: the ``multi`` option), :mod:`~solver.search.search`
+(MO-ISMCTS, one tree per player: the ``multi`` option), :mod:`~solver.search.infer`
+(determinizations weighted by the greedy model: ``infer``), :mod:`~solver.search.search`
 (budgets, workers, statistics) and :mod:`~solver.search.player`.
 """
 

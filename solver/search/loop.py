@@ -18,6 +18,7 @@ from solver.search.decisions import apply_decision, available
 from solver.search.match import match_rewards
 from solver.engine.determinize import determinize
 from solver.search import multi
+from solver.search.infer import MAX_TRIES, weight
 from solver.search.select import backup, expand, row_of, select
 from solver.search.tree import MAX_CHILDREN, MAX_DEPTH, NO_NODE, NO_ROW
 
@@ -27,7 +28,8 @@ MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few h
 # iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it),
 # the rollout's cut-off (engine actions, 0: to the end of the round), the mask of
 # lay-down plans (solver.search.plans), the match-aware reward (1: on, with the match's
-# target; solver.search.match), and one tree per player (1: MO-ISMCTS, solver.search.multi)
+# target; solver.search.match), one tree per player (1: MO-ISMCTS, solver.search.multi), and
+# the inference's trust in the greedy model (0: off; solver.search.infer)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
@@ -37,7 +39,8 @@ PLANS = 5
 MATCH = 6
 TARGET = 7
 MULTI = 8
-OPTIONS = 9
+INFER = 9
+OPTIONS = 10
 NO_FORCE = -1.0
 
 
@@ -149,6 +152,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
     match = options[MATCH] > 0.0
     target = np.int64(options[TARGET])
     several = options[MULTI] > 0.0
+    trust = options[INFER]
     cur = np.empty(R[L.R_PLAYERS], dtype=np.int64)
     live = np.empty(R[L.R_PLAYERS], dtype=np.bool_)
     hand_before = np.empty(L.KINDS, dtype=np.int64)
@@ -157,6 +161,13 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
         S[:] = root
         S[L.MATCH_MODE] = 0
         determinize(S, R, seat, rng)
+        if trust > 0.0:                        # rejection sampling by the greedy model
+            for _ in range(MAX_TRIES - 1):
+                if rng_unit(rng) < weight(S, T, seat, trust):
+                    break
+                S[:] = root
+                S[L.MATCH_MODE] = 0
+                determinize(S, R, seat, rng)
         if several:
             depth, played = multi.descend(S, T, seat, stage, tree, options[EXPLORATION],
                                           np.int64(options[FORCE_SLOT]), plans, buffer,

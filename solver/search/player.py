@@ -30,7 +30,8 @@ class ISMCTSPlayer:
     ``cutoff`` (rollout actions before the round is scored as it stands; 0: none),
     ``plans`` (the lay-down plans weighed, a mask: :mod:`solver.search.plans`), ``match``
     (reward the chance of winning the match: :mod:`solver.search.match`), ``multi`` (one
-    tree per player, MO-ISMCTS: :mod:`solver.search.multi`)."""
+    tree per player, MO-ISMCTS: :mod:`solver.search.multi`), ``infer`` (the trust in the
+    greedy model that weighs the determinizations: :mod:`solver.search.infer`; 0: off)."""
 
     name = "ismcts"
 
@@ -38,13 +39,14 @@ class ISMCTSPlayer:
                  seconds: float | None = None, workers: int = 1,
                  exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
                  scale: float = SCALE_DEFAULT, cutoff: int = 0, plans: int = PLANS_DEFAULT,
-                 match: bool = False, multi: bool = False):
+                 match: bool = False, multi: bool = False, infer: float = 0.0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         check_budget(iterations, seconds, workers)
-        check_options(exploration, epsilon, scale, cutoff, plans)
+        check_options(exploration, epsilon, scale, cutoff, plans, infer)
         self.cutoff, self.plans, self.match = cutoff, plans, check_flag(match)
         self.multi = check_flag(multi, "multi")
+        self.infer = float(infer)
         self.seed = int(seed)
         self.iterations, self.seconds, self.workers = iterations, seconds, workers
         self.exploration, self.epsilon, self.scale = exploration, epsilon, scale
@@ -70,7 +72,7 @@ class ISMCTSPlayer:
                             workers=self.workers, exploration=self.exploration,
                             epsilon=self.epsilon, scale=self.scale, stage=stage,
                             cutoff=self.cutoff, plans=self.plans, match=self.match,
-                            multi=self.multi)
+                            multi=self.multi, infer=self.infer)
             self.searches += 1
             self.search_seconds += result.seconds
             code = result.best.code

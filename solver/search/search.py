@@ -20,7 +20,8 @@ from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
 from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH, MAX_ROLLOUT,
-                                MULTI, NO_FORCE, OPTIONS, PLANS, SCALE, TARGET, iterate)
+                                INFER, MULTI, NO_FORCE, OPTIONS, PLANS, SCALE, TARGET,
+                                iterate)
 from solver.search.match import check_flag
 from solver.search.multi import NODES_PER_ITERATION
 from solver.search.plans import LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, PLANS_DEFAULT, \
@@ -98,10 +99,12 @@ def check_budget(iterations, seconds, workers) -> tuple[int | None, float | None
     return iterations, seconds, int(workers)
 
 
-def check_options(exploration, epsilon, scale, cutoff=0, plans=PLANS_DEFAULT) -> None:
+def check_options(exploration, epsilon, scale, cutoff=0, plans=PLANS_DEFAULT,
+                  infer=0.0) -> None:
     """The search's options in range (OutOfRangeError)."""
     for name, value, low, high in (("exploration", exploration, 0.0, 100.0),
                                    ("epsilon", epsilon, 0.0, 1.0),
+                                   ("infer", infer, 0.0, 1.0),
                                    ("scale", scale, 1e-9, 1e9)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not low <= value <= high:
@@ -150,9 +153,11 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            scale: float = SCALE_DEFAULT, stage: int | None = None,
            refine: float = 0.0, meanwhile=None, progress=None,
            cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False,
-           multi: bool = False) -> SearchResult:
+           multi: bool = False, infer: float = 0.0) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``; with ``multi``, MO-ISMCTS
-    (one tree per player, :mod:`solver.search.multi`).
+    (one tree per player, :mod:`solver.search.multi`); with ``infer`` (0..1, the trust in
+    the greedy model), determinizations weighted by the others' last discards
+    (:mod:`solver.search.infer`).
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
     budget is given) and ``seconds`` bound the search, each per worker; with both, the
@@ -179,7 +184,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
             or not 0 <= seed <= MAX_SEED:
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
-    check_options(exploration, epsilon, scale, cutoff, plans)
+    check_options(exploration, epsilon, scale, cutoff, plans, infer)
     multi = check_flag(multi, "multi")
     if isinstance(refine, bool) or not isinstance(refine, (int, float)) \
             or not 0.0 <= refine <= MAX_REFINE:
@@ -194,6 +199,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     options[CUTOFF] = cutoff
     options[PLANS] = plans
     options[MULTI] = 1.0 if multi else 0.0
+    options[INFER] = infer
     chance = _match_table(state, match, options)
     started = time.perf_counter()
     if workers == 1:

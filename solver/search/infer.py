@@ -1,0 +1,98 @@
+"""Inference: determinizations weighted by how likely the opponents' last discards were under
+the greedy model (the ``infer`` option).
+
+Every other seat's last turn ended with a discard the table saw (``layout.LAST_DISCARD``),
+and its hand has not changed since, so the hand it discarded from is its hand now plus
+that card. The greedy player discards the card of that hand in the fewest of its melds and
+additions to its team's table melds, then not one the next opponent's melds take, then the
+highest value (:func:`solver.engine.policies._discard_choice`). The model: a seat discards
+the greedy card with probability ``trust``, else any card of its hand alike,
+
+    P(discard x | hand) = trust * [x is a greedy choice] + (1 - trust) / (kinds in hand),
+
+and a determinization's weight is the product over the seats of P / max P. The search
+keeps a determinization with that probability and deals again otherwise (at most
+``MAX_TRIES`` times; the last one dealt is kept), which samples the hidden cards in
+proportion to their weight: rejection sampling. ``trust`` 0 weighs nothing (the plain
+uniform determinization).
+
+What the model leaves out: the discard's legality at the time (a banned pile top) and the
+table as it stood then (the seats that played since may have changed the melds a card
+fits); a card that ties the greedy score counts as a greedy choice.
+"""
+
+from __future__ import annotations
+
+import kernels  # noqa: F401  (sets the numba cache location first)
+import numpy as np
+from numba import njit
+
+from kernels.partition_numba import additions, catalogue
+from solver.engine import layout as L
+from solver.engine.basics import team_melds, trump_bonus
+
+MAX_TRIES = 16
+
+
+@njit(cache=True)
+def greedy_score(S, T, seat, hand, kind):
+    """The greedy discard score of ``kind`` in ``hand`` (higher: discarded first)."""
+    R, sc, vals, runb, setb = T
+    run_bonus = trump_bonus(S, runb)
+    uses = 0
+    _, counts, _, _, _, _ = catalogue(hand, sc, vals, run_bonus, setb)
+    for i in range(counts.shape[0]):
+        if counts[i, kind] > 0:
+            uses += 1
+    team = S[L.TEAM_OF + seat]
+    if S[L.MELD_N + team] > 0:
+        table, shapes, homes, before = team_melds(S, team)
+        rows, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
+        for i in range(rows.shape[0]):
+            if rows[i, kind] > 0:
+                uses += 1
+    feeds = 0
+    opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
+    if opponent != team and S[L.MELD_N + opponent] > 0:
+        table, shapes, homes, before = team_melds(S, opponent)
+        found, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
+        for i in range(found.shape[0]):
+            if found[i].sum() == 1 and found[i, kind] > 0:
+                feeds = 1
+    return -1000 * uses - 500 * feeds + vals[kind]
+
+
+@njit(cache=True)
+def greedy_agrees(S, T, seat, discarded):
+    """(whether ``discarded`` is a greedy choice from ``seat``'s hand then, the kinds in that
+    hand)."""
+    hand = np.empty(L.KINDS, dtype=np.int64)
+    kinds = 0
+    for kind in range(L.KINDS):
+        hand[kind] = S[L.HANDS + seat * L.KINDS + kind]
+    hand[discarded] += 1
+    for kind in range(L.KINDS):
+        if hand[kind] > 0:
+            kinds += 1
+    mine = greedy_score(S, T, seat, hand, discarded)
+    for kind in range(L.KINDS):
+        if kind != discarded and hand[kind] > 0 and greedy_score(S, T, seat, hand, kind) > mine:
+            return False, kinds
+    return True, kinds
+
+
+@njit(cache=True)
+def weight(S, T, searcher, trust):
+    """The determinization's weight in (0, 1]: the product over the other seats of
+    P(their last discard | their hand) / its largest value."""
+    R = T[0]
+    found = 1.0
+    for seat in range(R[L.R_PLAYERS]):
+        discarded = S[L.LAST_DISCARD + seat] - 1
+        if seat == searcher or seat == S[L.CURRENT] or discarded < 0:
+            continue
+        agrees, kinds = greedy_agrees(S, T, seat, discarded)
+        if not agrees:
+            spread = (1.0 - trust) / kinds
+            found *= spread / (trust + spread)
+    return found
