@@ -35,31 +35,39 @@ MAX_TRIES = 16
 
 
 @njit(cache=True)
-def greedy_score(S, T, seat, hand, kind):
-    """The greedy discard score of ``kind`` in ``hand`` (higher: discarded first)."""
+def greedy_scores(S, T, seat, hand):
+    """The greedy discard score of every kind of ``hand`` (higher: discarded first), from
+    one catalogue and one set of additions (the rule of policies._discard_choice)."""
     R, sc, vals, runb, setb = T
     run_bonus = trump_bonus(S, runb)
-    uses = 0
+    uses = np.zeros(L.KINDS, dtype=np.int64)
     _, counts, _, _, _, _ = catalogue(hand, sc, vals, run_bonus, setb)
     for i in range(counts.shape[0]):
-        if counts[i, kind] > 0:
-            uses += 1
+        for kind in range(L.KINDS):
+            if counts[i, kind] > 0:
+                uses[kind] += 1
     team = S[L.TEAM_OF + seat]
     if S[L.MELD_N + team] > 0:
         table, shapes, homes, before = team_melds(S, team)
         rows, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
         for i in range(rows.shape[0]):
-            if rows[i, kind] > 0:
-                uses += 1
-    feeds = 0
+            for kind in range(L.KINDS):
+                if rows[i, kind] > 0:
+                    uses[kind] += 1
+    feeds = np.zeros(L.KINDS, dtype=np.int64)
     opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
     if opponent != team and S[L.MELD_N + opponent] > 0:
         table, shapes, homes, before = team_melds(S, opponent)
         found, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
         for i in range(found.shape[0]):
-            if found[i].sum() == 1 and found[i, kind] > 0:
-                feeds = 1
-    return -1000 * uses - 500 * feeds + vals[kind]
+            if found[i].sum() == 1:
+                for kind in range(L.KINDS):
+                    if found[i, kind] > 0:
+                        feeds[kind] = 1
+    scores = np.empty(L.KINDS, dtype=np.int64)
+    for kind in range(L.KINDS):
+        scores[kind] = -1000 * uses[kind] - 500 * feeds[kind] + vals[kind]
+    return scores
 
 
 @njit(cache=True)
@@ -71,14 +79,14 @@ def greedy_agrees(S, T, seat, discarded):
     for kind in range(L.KINDS):
         hand[kind] = S[L.HANDS + seat * L.KINDS + kind]
     hand[discarded] += 1
+    scores = greedy_scores(S, T, seat, hand)
+    agrees = True
     for kind in range(L.KINDS):
         if hand[kind] > 0:
             kinds += 1
-    mine = greedy_score(S, T, seat, hand, discarded)
-    for kind in range(L.KINDS):
-        if kind != discarded and hand[kind] > 0 and greedy_score(S, T, seat, hand, kind) > mine:
-            return False, kinds
-    return True, kinds
+            if scores[kind] > scores[discarded]:
+                agrees = False
+    return agrees, kinds
 
 
 @njit(cache=True)
