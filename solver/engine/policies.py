@@ -133,11 +133,11 @@ def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
 
 
 @njit(cache=True)
-def _discard_choice(S, T, who, counts, rows):
-    """The legal discard of ``who`` least useful to the team and to the next opponent, or -1
-    (``counts``, ``rows``: the plan's melds and additions)."""
+def discard_scores(S, T, seat, team, hand, counts, rows):
+    """The greedy discard score of every kind of ``hand`` (higher: discarded first):
+    -1000 per meld or addition of ``counts`` and ``rows`` the kind belongs to, -500 when the
+    next opponent's melds take it alone, plus its value (a card kept costs its value)."""
     R, sc, vals, runb, setb = T
-    seat, team, hand, _, _ = who
     uses = np.zeros(L.KINDS, dtype=np.int64)
     for i in range(counts.shape[0]):
         for kind in range(L.KINDS):
@@ -158,14 +158,25 @@ def _discard_choice(S, T, who, counts, rows):
                 for kind in range(L.KINDS):
                     if found[i, kind] > 0:
                         feeds[kind] = 1
+    scores = np.empty(L.KINDS, dtype=np.int64)
+    for kind in range(L.KINDS):
+        scores[kind] = -1000 * uses[kind] - 500 * feeds[kind] + vals[kind]
+    return scores
+
+
+@njit(cache=True)
+def _discard_choice(S, T, who, counts, rows):
+    """The legal discard of ``who`` with the highest :func:`discard_scores`, or -1
+    (``counts``, ``rows``: the plan's melds and additions)."""
+    seat, team, hand, _, _ = who
+    scores = discard_scores(S, T, seat, team, hand, counts, rows)
     chosen = -1
     best_score = NEG_INF
     for kind in range(L.KINDS):
-        if hand[kind] == 0 or not discard_ok(S, R, who, kind):
+        if hand[kind] == 0 or not discard_ok(S, T[0], who, kind):
             continue
-        score = -1000 * uses[kind] - 500 * feeds[kind] + vals[kind]
-        if score > best_score:
-            best_score = score
+        if scores[kind] > best_score:
+            best_score = scores[kind]
             chosen = kind
     return chosen
 

@@ -30,44 +30,26 @@ from numba import njit
 from kernels.partition_numba import additions, catalogue
 from solver.engine import layout as L
 from solver.engine.basics import team_melds, trump_bonus
+from solver.engine.policies import discard_scores
 
 MAX_TRIES = 16
 
 
 @njit(cache=True)
 def greedy_scores(S, T, seat, hand):
-    """The greedy discard score of every kind of ``hand`` (higher: discarded first), from
-    one catalogue and one set of additions (the rule of policies._discard_choice)."""
+    """The greedy discard score of every kind of ``hand`` (higher: discarded first):
+    policies.discard_scores over one catalogue of the hand and one set of additions to the
+    team's melds."""
     R, sc, vals, runb, setb = T
     run_bonus = trump_bonus(S, runb)
-    uses = np.zeros(L.KINDS, dtype=np.int64)
     _, counts, _, _, _, _ = catalogue(hand, sc, vals, run_bonus, setb)
-    for i in range(counts.shape[0]):
-        for kind in range(L.KINDS):
-            if counts[i, kind] > 0:
-                uses[kind] += 1
     team = S[L.TEAM_OF + seat]
     if S[L.MELD_N + team] > 0:
         table, shapes, homes, before = team_melds(S, team)
         rows, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
-        for i in range(rows.shape[0]):
-            for kind in range(L.KINDS):
-                if rows[i, kind] > 0:
-                    uses[kind] += 1
-    feeds = np.zeros(L.KINDS, dtype=np.int64)
-    opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
-    if opponent != team and S[L.MELD_N + opponent] > 0:
-        table, shapes, homes, before = team_melds(S, opponent)
-        found, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
-        for i in range(found.shape[0]):
-            if found[i].sum() == 1:
-                for kind in range(L.KINDS):
-                    if found[i, kind] > 0:
-                        feeds[kind] = 1
-    scores = np.empty(L.KINDS, dtype=np.int64)
-    for kind in range(L.KINDS):
-        scores[kind] = -1000 * uses[kind] - 500 * feeds[kind] + vals[kind]
-    return scores
+    else:
+        rows = np.zeros((0, L.KINDS), dtype=np.int64)
+    return discard_scores(S, T, seat, team, hand, counts, rows)
 
 
 @njit(cache=True)
