@@ -238,6 +238,27 @@ def test_compiled_table_additions_match_the_reference(seed, size, melds, preset)
             np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("hand, table, joins", [
+    ("9H KC", "5H 6H 7H JK", True),      # 5 6 7 JK 9: the wild stays at 8
+    ("10H KC", "5H 6H 7H JK", False),    # 8 and 9 would both need the one wild
+    ("10H 9H KC", "5H 6H 7H JK", True),  # 9 joins first, 10 after it
+    ("QH 3C", "5H 6H 7H", False),        # no wild and nothing within two places
+    ("9H 3C", "5H 6H 7H", False),        # 8 would need a wild, and the hand holds none
+    ("9H 2C", "5H 6H 7H", True),         # 5 6 7 2C 9: the hand's wild fills 8
+    ("AH KC", "QH KH JK", True),         # the ace high: Q K JK A or JK Q K A
+])
+def test_table_run_additions_skip_far_cards_only(hand, table, joins):
+    """RULES.md §2 "Extending" and §3 (one wild per meld): the compiled additions skip a
+    table run whose hand naturals all stand too far from it (the cells between would need
+    more wilds than a meld takes); a card that can still join is never skipped."""
+    instance = Instance.build(Hand.parse(hand), table=[Hand.parse(table)], opened=True)
+    expected = table_additions(instance, "python")
+    assert (len(expected[0]) > 0) == joins
+    for backend in ("numba", "cython"):
+        for want, got in zip(expected, table_additions(instance, backend)):
+            np.testing.assert_array_equal(got, want)
+
+
 def test_a_wild_card_set_on_the_table_takes_wilds_in_every_backend():
     """RULES.md §3 (venezuelan): a set of wilds only grows with wilds; the numba kernel once
     refused it, as if its wilds were foreign wilds of a one-wild meld."""
