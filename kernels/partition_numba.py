@@ -480,6 +480,20 @@ def _catalogue(hand, scalars, values, run_bonus, set_bonus, required):
 
 
 @njit(cache=True)
+def meld_reading(counts, scalars, values, run_bonus, set_bonus):
+    """(shape, home, clean, points) of the best reading of the meld ``counts``, the row the
+    catalogue of ``counts`` gives its key (shape -1: no meld). It generates only the
+    readings that hold every card, not the catalogue of all the meld's sub-melds."""
+    keys, _, shapes, homes, cleans, points = _catalogue(counts, scalars, values, run_bonus,
+                                                        set_bonus, counts)
+    key = meld_key(counts)
+    for i in range(keys.shape[0]):
+        if keys[i] == key:
+            return shapes[i], homes[i], cleans[i], points[i]
+    return -1, -1, 0, 0
+
+
+@njit(cache=True)
 def _relevant(shape, home, wild_twos):
     """0/1 per kind: the cards that can join a meld of this shape and home."""
     mask = np.zeros(KIND_COUNT, dtype=np.int64)

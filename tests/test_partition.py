@@ -309,3 +309,26 @@ def test_a_group_takes_at_most_one_meld_when_its_first_kind_is_used_up():
     assert expected[:2] == (15, [0, 3])
     for backend in FAST_BACKENDS:
         assert partition.best(hand, table, 0, backend, groups, hand) == expected, backend
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership", "greek", "venezuelan", "barimba"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(3, 14), extra=st.lists(st.integers(0, KIND_COUNT - 1), max_size=3))
+def test_meld_reading_is_the_catalogue_row_of_the_whole_meld(preset, counts, extra):
+    """RULES.md §2-3: the engine reads a laid meld as its catalogue row (best reading, clean,
+    points); ``meld_reading`` generates only the readings holding every card, and answers
+    -1 for cards that are no meld (sub-melds of them do not count)."""
+    from kernels import partition_numba as kernel
+    _, params = _params(preset)
+    args = (params.scalars(), params.values, params.run_bonus, params.set_bonus)
+    hand = np.array(counts, dtype=np.int64)
+    keys, rows, shapes, homes, cleans, points = kernel.catalogue(hand, *args)
+    for i in range(min(len(keys), 40)):
+        assert kernel.meld_reading(rows[i].copy(), *args) == (
+            shapes[i], homes[i], cleans[i], points[i])
+    mixed = hand.copy()
+    for kind in extra:
+        mixed[kind] += 1
+    whole = {tuple(row) for row in kernel.catalogue(mixed, *args)[1].tolist()}
+    shape = kernel.meld_reading(mixed, *args)[0]
+    assert (shape >= 0) == (tuple(mixed.tolist()) in whole)

@@ -29,7 +29,7 @@ from numba import njit
 
 from kernels.encoding import RANK_COUNT
 from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_WILD_SET
-from kernels.partition_numba import catalogue, key_counts, meld_key  # noqa: F401
+from kernels.partition_numba import catalogue, key_counts, meld_key, meld_reading  # noqa: F401
 from solver.engine import layout as L
 
 # Who is playing, as the rule checks read it: the seat, its team, the seat's hand (counts)
@@ -141,12 +141,7 @@ def trump_bonus(S, runb):
 @njit(cache=True)
 def identify(counts, sc, vals, run_bonus, setb):
     """(shape, home, clean, points) of a legal meld's best reading (-1 shape if illegal)."""
-    keys, rows, shapes, homes, cleans, points = catalogue(counts, sc, vals, run_bonus, setb)
-    key = meld_key(counts)
-    for i in range(keys.shape[0]):
-        if keys[i] == key:
-            return shapes[i], homes[i], cleans[i], points[i]
-    return -1, -1, 0, 0
+    return meld_reading(counts, sc, vals, run_bonus, setb)
 
 
 @njit(cache=True)
