@@ -359,10 +359,14 @@ def _generate(hand, scalars, required):
             continue
         set_wilds[0] = JOKER
         set_wild_count = 1
+        wilds_held = hand[JOKER]
         if wild_twos and rank != 1:
             for suit in range(4):
                 set_wilds[set_wild_count] = suit * RANK_COUNT + 1
                 set_wild_count += 1
+                wilds_held += hand[suit * RANK_COUNT + 1]
+        if held + min(wilds_held, scalars[1]) < min_size:
+            continue      # too few cards of this rank and wilds for any set
         fits = True
         for suit in range(4):
             limits[suit] = hand[suit * RANK_COUNT + rank]
@@ -374,7 +378,7 @@ def _generate(hand, scalars, required):
         while fits:
             natural_count = natural[0] + natural[1] + natural[2] + natural[3]
             if natural_count > 0:
-                for wild_count in range(0, natural_count + 1):
+                for wild_count in range(0, min(natural_count, wilds_held) + 1):
                     if natural_count + wild_count < min_size:
                         continue
                     if not _limit_ok(scalars, wild_count, natural_count):
