@@ -585,6 +585,11 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
     out_groups = np.empty(capacity, dtype=np.int64)
     n = 0
     pool = np.empty(KIND_COUNT, dtype=np.int64)
+    wilds_held = hand[JOKER] > 0
+    if scalars[0]:
+        for suit in range(4):
+            if hand[suit * RANK_COUNT + 1] > 0:
+                wilds_held = True
     for index in range(melds.shape[0]):
         base = melds[index]
         mask = _relevant(shapes[index], homes[index], scalars[0])
@@ -596,22 +601,15 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             extra += hand[kind] * mask[kind]
         if extra == 0:
             continue          # no card of the hand can join this meld
-        wild_joins = hand[JOKER] > 0
-        if scalars[0]:
-            for suit in range(4):
-                if hand[suit * RANK_COUNT + 1] > 0:
-                    wild_joins = True
-        if (scalars[1] == 1 and scalars[2] == 0 and shapes[index] != SHAPE_WILD_SET
-                and _holds_foreign_wild(base, shapes[index], homes[index], scalars[0])):
-            wild_joins = False    # one wild per meld, and this one's never turns natural
-        if (shapes[index] == SHAPE_RUN and not wild_joins
+        # one wild per meld, and this one holds a wild that never turns natural: only a
+        # natural card of the hand could join (and move the wild); a set of wilds only
+        # (venezuelan) takes wilds
+        blocked = (scalars[1] == 1 and scalars[2] == 0 and shapes[index] != SHAPE_WILD_SET
+                   and _holds_foreign_wild(base, shapes[index], homes[index], scalars[0]))
+        if (shapes[index] == SHAPE_RUN and (blocked or not wilds_held)
                 and not _run_may_grow(base, hand, homes[index], scalars)):
-            continue          # every natural of the hand stands too far from this run
-        if (scalars[1] == 1 and scalars[2] == 0 and shapes[index] != SHAPE_WILD_SET
-                and _holds_foreign_wild(base, shapes[index], homes[index], scalars[0])):
-            # one wild per meld and this one holds a wild that never turns natural: only a
-            # natural card of the hand could join (and move the wild); a set of wilds only
-            # (venezuelan) takes wilds
+            continue          # no wild can join, and every natural stands too far away
+        if blocked:
             naturals = 0
             for kind in range(KIND_COUNT):
                 if mask[kind] and hand[kind] > 0 and not _always_wild(
