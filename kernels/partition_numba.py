@@ -535,9 +535,10 @@ def _holds_foreign_wild(meld, shape, home, wild_twos):
 
 
 @njit(cache=True)
-def _run_positions(kind, suit, wild_twos):
+def _run_positions(kind, suit):
     """The run positions a card of ``kind`` may take as a natural of ``suit``'s run, as
-    (first, second); -1 for none (the ace: 0 and 13; an own-suit 2: 1)."""
+    (first, second); -1 for none (the ace: 0 and 13; a 2 of the suit: 1, where it may
+    stand as a natural)."""
     if kind >= JOKER or kind // RANK_COUNT != suit:
         return -1, -1
     rank = kind % RANK_COUNT
@@ -557,7 +558,7 @@ def _run_may_grow(base, hand, suit, scalars):
     for rank in range(RANK_COUNT):
         kind = suit * RANK_COUNT + rank
         if base[kind] > 0:
-            first, second = _run_positions(kind, suit, scalars[0])
+            first, second = _run_positions(kind, suit)
             for p in (first, second):
                 if p >= 0:
                     low = min(low, p)
@@ -568,7 +569,7 @@ def _run_may_grow(base, hand, suit, scalars):
     for rank in range(RANK_COUNT):
         kind = suit * RANK_COUNT + rank
         if hand[kind] > 0:
-            first, second = _run_positions(kind, suit, scalars[0])
+            first, second = _run_positions(kind, suit)
             for p in (first, second):
                 if p >= 0 and low - reach <= p <= high + reach:
                     return True
