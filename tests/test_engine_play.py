@@ -228,3 +228,30 @@ def test_partnership_individual_with_four_and_six_players(players):
         assert np.array_equal(replay.array, state.array)
     greedy = play(game.new_initial_state(7), [GreedyPlayer() for _ in range(players)])
     assert greedy.is_terminal() and len(greedy.match_scores()) == players
+
+
+# Fingerprints of 40 seeded rounds (seed 2000 on): the engine actions played, the score sum
+# and a seat-weighted score sum, recorded on 2026-12-02 and unchanged by the kernel speed-ups
+# of that day (the additions' far-run skip, the catalogue's set skip, meld_reading).
+PLAY_FINGERPRINTS = [
+    (4, "classic", RANDOM, (7712, 13610, 19040)),
+    (4, "classic", GREEDY, (4175, 40150, 60460)),
+    (2, "venezuelan", RANDOM, (11350, 42260, 61170)),
+    (2, "venezuelan", GREEDY, (5185, 44115, 64470)),
+    (3, "threes", RANDOM, (6383, 440, -2232)),
+    (3, "threes", GREEDY, (3851, 42102, 84037)),
+]
+
+
+@pytest.mark.parametrize("players, preset, policy, expected", PLAY_FINGERPRINTS)
+def test_seeded_playouts_keep_their_fingerprint(players, preset, policy, expected):
+    """RULES.md §5-7 played by the kernel policies: a speed-up of the rule functions or the
+    kernels must not change a single move (random play draws among the legal actions in
+    their order, so the order counts too)."""
+    game = Game(players, preset)
+    policies = np.full(players, policy, dtype=np.int64)
+    scores = np.zeros((40, game.entities), dtype=np.int64)
+    wins = np.zeros(40, dtype=np.int64)
+    actions = play_many(game.engine, policies, 2000, 40, 0, 100_000, scores, wins)
+    weights = np.arange(1, game.entities + 1)
+    assert (int(actions), int(scores.sum()), int((scores * weights).sum())) == expected
