@@ -3,8 +3,9 @@
     python benchmarks/ab_speed.py /path/to/other/checkout    # or . for this one
 
 Puts the tree first on ``sys.path`` (numba compiles it on first use, into that tree's
-own cache), then prints the best of three 300-round greedy playout batches and the
-median of 30 passes of numba ``best`` over the 16- and 22-card benchmark hand sets.
+own cache), then prints the best of three 300-round greedy and 400-round random playout
+batches and the median of 30 passes of numba ``best`` over the 16- and 22-card benchmark
+hand sets.
 """
 
 import sys
@@ -22,9 +23,9 @@ from solver.rules import get_rules  # noqa: E402
 from solver.values import rule_params  # noqa: E402
 
 
-def playouts(rounds: int = 300, seed: int = 1000):
+def playouts(rounds: int = 300, seed: int = 1000, policy: int = 1):
     game = Game(4, "classic")
-    greedy = np.ones(4, dtype=np.int64)
+    greedy = np.full(4, policy, dtype=np.int64)
     scores = np.zeros((rounds, game.entities), dtype=np.int64)
     wins = np.zeros(rounds, dtype=np.int64)
     import inspect
@@ -65,6 +66,11 @@ if __name__ == "__main__":
     runs = [playouts() for _ in range(3)]
     seconds = min(run[0] for run in runs)
     print(f"300 greedy rounds: {seconds:.3f} s ({300 / seconds:.0f} rounds/s), "
+          f"{runs[0][1]} actions, score sum {runs[0][2]}")
+    playouts(2, policy=0)
+    runs = [playouts(400, policy=0) for _ in range(3)]
+    seconds = min(run[0] for run in runs)
+    print(f"400 random rounds: {seconds:.3f} s ({runs[0][1] / seconds:,.0f} actions/s), "
           f"{runs[0][1]} actions, score sum {runs[0][2]}")
     for size in (16, 22):
         print(f"numba best, {size}-card set: {best_pass(size) * 1e6:.1f} us")
