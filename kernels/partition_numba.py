@@ -25,6 +25,9 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
+from kernels.additions_numba import one_wild_rules, room, run_additions, set_additions
+from kernels.catalogue_numba import catalogue as window_catalogue
+from kernels.catalogue_numba import handles as window_rules
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
 from kernels.params import (
@@ -428,7 +431,10 @@ def _points(row, shape, home, clean, values, run_bonus, set_bonus):
 
 @njit(cache=True)
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
-    """Returns (keys, counts, shapes, homes, cleans, points), ascending key."""
+    """Returns (keys, counts, shapes, homes, cleans, points), ascending key. One-wild rules
+    without sets of wilds take the fast path of :mod:`kernels.catalogue_numba`."""
+    if window_rules(scalars):
+        return window_catalogue(hand, scalars, values, run_bonus, set_bonus)
     return _catalogue(hand, scalars, values, run_bonus, set_bonus,
                       np.zeros(KIND_COUNT, dtype=np.int64))
 
@@ -579,12 +585,14 @@ def _run_may_grow(base, hand, suit, scalars):
 @njit(cache=True)
 def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
     """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
-    meld's additions (``partition_ref.additions``), by meld then key."""
-    capacity = 64
-    out_counts = np.empty((capacity, KIND_COUNT), dtype=np.int64)
-    out_points = np.empty(capacity, dtype=np.int64)
-    out_groups = np.empty(capacity, dtype=np.int64)
+    meld's additions (``partition_ref.additions``), by meld then key. Runs and sets under
+    one-wild rules take the fast path of :mod:`kernels.additions_numba`; the others (and
+    partnership's rules) the catalogue of the meld with the hand's cards that can join."""
+    capacity = 16            # rows are zeroed as they are taken (additions_numba.room)
+    out = (np.empty((capacity, KIND_COUNT), dtype=np.int64), np.empty(capacity, np.int64),
+           np.empty(capacity, np.int64), np.empty(capacity, np.int64))
     n = 0
+    fast = one_wild_rules(scalars)
     pool = np.empty(KIND_COUNT, dtype=np.int64)
     wilds_held = hand[JOKER] > 0
     if scalars[0]:
@@ -593,6 +601,16 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
                 wilds_held = True
     for index in range(melds.shape[0]):
         base = melds[index]
+        if fast and shapes[index] == SHAPE_RUN:
+            handled, out, n = run_additions(base, hand, homes[index], before[index], values,
+                                            run_bonus, index, out, n)
+            if handled:
+                continue
+        elif fast and shapes[index] == SHAPE_SET:
+            handled, out, n = set_additions(base, hand, homes[index], before[index], values,
+                                            set_bonus, scalars[3], index, out, n)
+            if handled:
+                continue
         mask = _relevant(shapes[index], homes[index], scalars[0])
         size = 0
         extra = 0
@@ -631,18 +649,14 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
                     inside = False
             if not inside or total <= size:
                 continue
-            if n == capacity:
-                capacity *= 2
-                grown = np.empty((capacity, KIND_COUNT), dtype=np.int64)
-                grown[:n] = out_counts[:n]
-                out_counts = grown
-                out_points = np.concatenate((out_points, np.empty(capacity - n, np.int64)))
-                out_groups = np.concatenate((out_groups, np.empty(capacity - n, np.int64)))
+            out = room(out, n)
+            out_counts, out_points, out_groups, _ = out
             for kind in range(KIND_COUNT):
                 out_counts[n, kind] = counts[row, kind] - base[kind]
             out_points[n] = points[row] - before[index]
             out_groups[n] = index
             n += 1
+    out_counts, out_points, out_groups, _ = out
     return out_counts[:n].copy(), out_points[:n].copy(), out_groups[:n].copy()
 
 

@@ -8,9 +8,10 @@ first lay-down).
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from kernels.encoding import ACE_HIGH_POSITION, JOKER, RANK_COUNT
 from kernels.partition import BACKENDS
 from solver.cards import Hand
 from solver.errors import (
@@ -21,6 +22,7 @@ from solver.errors import (
 )
 from solver.extensions import table_additions
 from solver.instances import random_instance
+from solver.melds import can_meld
 from solver.optimizer import CARD_WEIGHT, Config, Instance, optimize_laydown
 from solver.rules import get_rules
 from tests.naive import naive_turn_best
@@ -254,6 +256,53 @@ def test_table_run_additions_skip_far_cards_only(hand, table, joins):
     instance = Instance.build(Hand.parse(hand), table=[Hand.parse(table)], opened=True)
     expected = table_additions(instance, "python")
     assert (len(expected[0]) > 0) == joins
+    for backend in ("numba", "cython"):
+        for want, got in zip(expected, table_additions(instance, backend)):
+            np.testing.assert_array_equal(got, want)
+
+
+def _meld_and_hand(data, rules):
+    """A table run or set (any window: the ace low or high, a 2 at its place, a wild
+    anywhere) and a hand of cards that can join it: the meld's suit or rank, wilds, others."""
+    wilds = [JOKER] + [suit * RANK_COUNT + 1 for suit in range(4)]
+    if data.draw(st.booleans()):
+        suit = data.draw(st.integers(0, 3))
+        low = data.draw(st.integers(0, 11))
+        length = data.draw(st.integers(3, min(RANK_COUNT, ACE_HIGH_POSITION + 1 - low)))
+        kinds = [suit * RANK_COUNT + position % RANK_COUNT for position in range(low, low + length)]
+        near = [suit * RANK_COUNT + rank for rank in range(RANK_COUNT)]
+    else:
+        rank = data.draw(st.sampled_from([r for r in range(RANK_COUNT) if r != 1]))
+        kinds = [data.draw(st.integers(0, 3)) * RANK_COUNT + rank
+                 for _ in range(data.draw(st.integers(3, 6)))]
+        near = [suit * RANK_COUNT + rank for suit in range(4)]
+    wild = data.draw(st.sampled_from(["none", "replace", "add"]))
+    if wild == "replace":
+        kinds[data.draw(st.integers(0, len(kinds) - 1))] = data.draw(st.sampled_from(wilds))
+    elif wild == "add":
+        kinds.append(data.draw(st.sampled_from(wilds)))
+    meld = Hand.from_kinds(kinds)
+    assume(can_meld(meld, rules))
+    hand = data.draw(st.lists(st.sampled_from(near + wilds + [5, 22, 35, 48]), max_size=12))
+    return meld, Hand.from_kinds(hand)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.filter_too_much])
+@given(data=st.data(), preset=st.sampled_from(["classic", "greek", "barimba", "threes",
+                                                "venezuelan", "partnership"]))
+def test_table_additions_of_a_run_or_set_match_the_reference(data, preset):
+    """RULES.md §2 "Extending", §3 (one wild per meld; 2s wild, natural at their place in
+    their own suit's run; the ace low or high): the compiled additions of one table run or
+    set, with a hand of the cards that can join it, are the reference's, in its order (the
+    numba fast path for one-wild rules, kernels.additions_numba, meets its edge cases here)."""
+    rules = get_rules(preset)
+    meld, hand = _meld_and_hand(data, rules)
+    try:
+        instance = Instance.build(hand, table=[meld], rules=rules, opened=True)
+    except BiribaError:
+        assume(False)                  # more copies of a card than the decks hold
+    expected = table_additions(instance, "python")
     for backend in ("numba", "cython"):
         for want, got in zip(expected, table_additions(instance, backend)):
             np.testing.assert_array_equal(got, want)

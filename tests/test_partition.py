@@ -151,6 +151,59 @@ def test_backends_agree_on_catalogue_count_best(preset, counts, keep):
         assert partition.best(hand, table, keep, backend) == expected_best, backend
 
 
+@pytest.mark.parametrize("preset", ["barimba", "threes", "cyprus", "venezuelan"])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(1, 20))
+def test_compiled_catalogue_matches_the_reference_in_the_other_presets(preset, counts):
+    """RULES.md §2-§3 (runs, sets, one wild a meld, 2s natural in their own suit's run,
+    sets of 2s, venezuelan's sets of wilds): each preset's compiled catalogue, through the
+    numba fast path (kernels.catalogue_numba) or the general path, is the reference's."""
+    _, params = _params(preset)
+    hand = np.array(counts, dtype=np.int64)
+    reference = partition.catalogue(hand, params, "python")
+    for backend in FAST_BACKENDS:
+        assert _tables_equal(partition.catalogue(hand, params, backend), reference), backend
+
+
+THREE_DECKS = [kind for kind in range(JOKER) for _ in range(3)] + [JOKER] * 6
+
+
+@pytest.mark.parametrize("preset", ["classic", "greek", "barimba", "threes"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=hands(20, 60, packs=(PACK, RICH_PACK, THREE_DECKS)))
+def test_numba_catalogue_fast_path_matches_the_general_path_on_big_hands(preset, counts):
+    """Big hands (a pile taken; three decks for six players): the numba catalogue by
+    position masks gives the general generator's table, row for row."""
+    from kernels import catalogue_numba, partition_numba
+
+    _, params = _params(preset)
+    hand = np.array(counts, dtype=np.int64)
+    scalars = params.scalars()
+    assert catalogue_numba.handles(scalars)
+    fast = catalogue_numba.catalogue(hand, scalars, params.values, params.run_bonus,
+                                     params.set_bonus)
+    general = partition_numba._catalogue(hand, scalars, params.values, params.run_bonus,
+                                         params.set_bonus, np.zeros(KIND_COUNT, np.int64))
+    assert _tables_equal(fast, general)
+
+
+def test_the_numba_fast_paths_take_the_rules_they_cover():
+    """kernels.additions_numba and kernels.catalogue_numba cover the one-wild rules (2s
+    wild, one wild a meld, no ratio: RULES.md §3); partnership's ratio rule and
+    venezuelan's sets of wilds keep the general catalogue."""
+    from kernels.additions_numba import one_wild_rules
+    from kernels.catalogue_numba import handles
+
+    covered = {preset: (bool(one_wild_rules(_params(preset)[1].scalars())),
+                        bool(handles(_params(preset)[1].scalars())))
+               for preset in ("classic", "greek", "barimba", "threes", "cyprus",
+                              "partnership", "venezuelan")}
+    assert covered == {"classic": (True, True), "greek": (True, True),
+                       "barimba": (True, True), "threes": (True, True),
+                       "cyprus": (True, True), "partnership": (False, False),
+                       "venezuelan": (True, False)}
+
+
 @pytest.mark.parametrize("preset", ["classic", "partnership", "greek"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts=hands(17, 30, packs=(PACK,)))

@@ -15,12 +15,17 @@ _DEPENDENCIES = ("core.py", "basics.py", "deal.py", "pile.py", "melding.py", "di
                  "ending.py", "turn.py", "policies.py", "playout.py", "layout.py", "checks.py",
                  "determinize.py",
                  os.path.join("..", "..", "kernels", "partition_numba.py"),
+                 os.path.join("..", "..", "kernels", "additions_numba.py"),
+                 os.path.join("..", "..", "kernels", "catalogue_numba.py"),
                  os.path.join("..", "..", "kernels", "candidates.py"),
                  *(os.path.join("..", "search", name) for name in
                    ("decisions.py", "plans.py", "select.py", "loop.py", "tree.py",
                     "multi.py", "match.py", "infer.py")))
-# the compiled search calls the engine: its cached machine code goes stale with it
-_CACHES = ("__pycache__", os.path.join("..", "search", "__pycache__"))
+# the compiled search calls the engine, and partition_numba calls additions_numba and
+# catalogue_numba: numba checks only a function's own file, so these caches go stale with
+# any of the sources above
+_CACHES = ("__pycache__", os.path.join("..", "search", "__pycache__"),
+           os.path.join("..", "..", "kernels", "__pycache__"))
 
 
 def sources_digest() -> str | None:
