@@ -174,6 +174,12 @@ def test_two_workers_merge_their_root_statistics():
     first, second = refined.decisions[:2]
     assert refined.iterations == 400 and abs(first.visits - second.visits) <= 2 * 16
     assert first.visits + second.visits >= 200
+    # this process searches as worker 0 (seed 1), the fork as worker 1 (seed 2): the merged
+    # root is the sum of the two one-worker searches
+    alone = [search(state, iterations=40, seed=seed) for seed in (1, 2)]
+    for decision in result.decisions:
+        assert decision.visits == sum(d.visits for part in alone for d in part.decisions
+                                      if d.code == decision.code)
 
 
 @pytest.mark.parametrize("change, needle", [

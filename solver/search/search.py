@@ -323,9 +323,9 @@ def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=
 
 def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers, refine,
                  meanwhile=None, progress=None, chance=None):
-    """Root parallelism over forked processes. With ``refine`` the workers agree on the two
-    decisions to refine: each sends its root visits after the bandit's phase, and all
-    refine the two most visited over all workers."""
+    """Root parallelism: this process searches as worker 0 and forks the others. With
+    ``refine`` the workers agree on the two decisions to refine: each reports its root
+    visits after the bandit's phase, and all refine the two most visited over all workers."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
@@ -336,7 +336,7 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
     iterate(state.array, tables, seat, stage, new_tree(2), 0,
             np.zeros(1, dtype=np.int64), options, chance)
     links, processes = [], []
-    for w in range(workers):
+    for w in range(1, workers):
         mine, theirs = context.Pipe()
         process = context.Process(target=_worker_main, daemon=True, args=(
             theirs, state.array, tables, seat, stage, iterations, seconds, seed + w, options,
@@ -345,25 +345,31 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
         theirs.close()
         links.append(mine)
         processes.append(process)
-    started = time.perf_counter()
 
-    def receive(link):          # the worker's next message; the clock's share meanwhile
-        while not link.poll(0.1):
-            if progress is not None and seconds is not None:
-                progress(min((time.perf_counter() - started) / seconds, 1.0))
+    def receive(link):
         return link.recv()
 
     try:
         if meanwhile is not None:
             meanwhile()
+        own = _Worker(state.array, tables, seat, stage, iterations, seconds, seed, options,
+                      refine, chance)
+        own.progress = progress
+        own.bandit()
         visits: dict[int, int] = {}
+        used = int(own.tree.used[0])
+        for j in range(used):
+            code = int(own.tree.decision[0, j])
+            visits[code] = visits.get(code, 0) + int(own.tree.visits[0, j])
         for link in links:
             for code, count in receive(link):
                 visits[code] = visits.get(code, 0) + count
         pair = sorted(visits, key=lambda code: -visits[code])[:2] if refine else []
         for link in links:
             link.send(pair)
-        return [receive(link) for link in links]
+        if pair:
+            own.refine_on(pair)
+        return [own.root()] + [receive(link) for link in links]
     except EOFError:
         raise SearchError("a search worker stopped without an answer") from None
     finally:
