@@ -2,13 +2,15 @@
 
     python -m benchmarks.search_report [--positions 20] [--iterations 400] [--players 4]
                                        [--openspiel SIMULATIONS] [--cutoffs 40,20,10]
+                                       [--workers-iterations 1600]
                                        [--multi] [--infer TRUST]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
 iterations per second with greedy rollouts to the end of the round and with random
 rollouts (``epsilon=1``: every rollout action uniform, as OpenSpiel's random-rollout
 evaluator), engine actions per iteration, and root parallelism (``workers=2`` against
-``workers=1``, iterations per second of wall time); with ``--cutoffs``, the greedy
+``workers=1``, iterations per second of wall time, at ``--iterations`` and at the longer
+``--workers-iterations`` budget, where the forks' start weighs less); with ``--cutoffs``, the greedy
 rollouts' speed with each rollout cut-off too; with ``--multi``, MO-ISMCTS's; with ``--infer``, the inference option's.
 """
 
@@ -92,6 +94,8 @@ def main(argv=None) -> None:
                         help="also time MO-ISMCTS (one tree per player, multi=1)")
     parser.add_argument("--infer", type=float, default=0.0, metavar="TRUST",
                         help="also time the inference option (infer=TRUST)")
+    parser.add_argument("--workers-iterations", type=int, default=0, metavar="N",
+                        help="the longer budget of the workers line (default 4x --iterations)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cutoffs = [int(n) for n in args.cutoffs.split(",") if n.strip()]
@@ -103,11 +107,16 @@ def main(argv=None) -> None:
     half = states[: max(1, len(states) // 2)]
     one, _ = rate(half, args.iterations)
     two, _ = rate(half, args.iterations, workers=2)
+    long_budget = args.workers_iterations or 4 * args.iterations
+    long_one, _ = rate(half, long_budget)
+    long_two, _ = rate(half, long_budget, workers=2)
     figures = {
         "positions": len(states), "players": args.players, "iterations": args.iterations,
         "greedy_rollouts_per_s": greedy, "greedy_actions_per_iteration": greedy_actions,
         "random_rollouts_per_s": random_rate, "random_actions_per_iteration": random_actions,
         "workers_1_per_s": one, "workers_2_per_s": two, "workers_speedup": two / one,
+        "workers_iterations": long_budget, "workers_long_1_per_s": long_one,
+        "workers_long_2_per_s": long_two, "workers_long_speedup": long_two / long_one,
     }
     for cutoff in cutoffs:
         figures[f"cutoff_{cutoff}"] = rate(states, args.iterations, cutoff=cutoff)
@@ -132,7 +141,8 @@ def main(argv=None) -> None:
     print(f"random rollouts: {random_rate:,.0f} iterations/s ({random_actions:.0f} engine "
           f"actions per iteration)")
     print(f"workers=2: {two:,.0f} iterations/s against {one:,.0f} with workers=1 "
-          f"({two / one:.2f}x)")
+          f"({two / one:.2f}x); at {long_budget} iterations a decision {long_two:,.0f} "
+          f"against {long_one:,.0f} ({long_two / long_one:.2f}x)")
     for cutoff in cutoffs:
         per_s, actions = figures[f"cutoff_{cutoff}"]
         print(f"greedy rollouts cut off after {cutoff} actions: {per_s:,.0f} iterations/s "
