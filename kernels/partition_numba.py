@@ -541,48 +541,6 @@ def _holds_foreign_wild(meld, shape, home, wild_twos):
 
 
 @njit(cache=True)
-def _run_positions(kind, suit):
-    """The run positions a card of ``kind`` may take as a natural of ``suit``'s run, as
-    (first, second); -1 for none (the ace: 0 and 13; a 2 of the suit: 1, where it may
-    stand as a natural)."""
-    if kind >= JOKER or kind // RANK_COUNT != suit:
-        return -1, -1
-    rank = kind % RANK_COUNT
-    if rank == 0:
-        return 0, ACE_HIGH
-    return rank, -1
-
-
-@njit(cache=True)
-def _run_may_grow(base, hand, suit, scalars):
-    """False only when no natural card of the hand can join the table run ``base`` of
-    ``suit``: each would stand more than ``scalars[1] + 1`` positions beyond every natural
-    of the run (the cells between need wilds, at most ``scalars[1]`` of them, and a card of
-    the hand closer to the run joins first). A necessary condition, never a sufficient one."""
-    low = ACE_HIGH + 1
-    high = -1
-    for rank in range(RANK_COUNT):
-        kind = suit * RANK_COUNT + rank
-        if base[kind] > 0:
-            first, second = _run_positions(kind, suit)
-            for p in (first, second):
-                if p >= 0:
-                    low = min(low, p)
-                    high = max(high, p)
-    if high < 0:
-        return True       # no natural to measure from (not a table run): let the generator say
-    reach = scalars[1] + 1
-    for rank in range(RANK_COUNT):
-        kind = suit * RANK_COUNT + rank
-        if hand[kind] > 0:
-            first, second = _run_positions(kind, suit)
-            for p in (first, second):
-                if p >= 0 and low - reach <= p <= high + reach:
-                    return True
-    return False
-
-
-@njit(cache=True)
 def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
     """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
     meld's additions (``partition_ref.additions``), by meld then key. Runs and sets under
@@ -594,11 +552,6 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
     n = 0
     fast = one_wild_rules(scalars)
     pool = np.empty(KIND_COUNT, dtype=np.int64)
-    wilds_held = hand[JOKER] > 0
-    if scalars[0]:
-        for suit in range(4):
-            if hand[suit * RANK_COUNT + 1] > 0:
-                wilds_held = True
     for index in range(melds.shape[0]):
         base = melds[index]
         if fast and shapes[index] == SHAPE_RUN:
@@ -625,9 +578,6 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
         # (venezuelan) takes wilds
         blocked = (scalars[1] == 1 and scalars[2] == 0 and shapes[index] != SHAPE_WILD_SET
                    and _holds_foreign_wild(base, shapes[index], homes[index], scalars[0]))
-        if (shapes[index] == SHAPE_RUN and (blocked or not wilds_held)
-                and not _run_may_grow(base, hand, homes[index], scalars)):
-            continue          # no wild can join, and every natural stands too far away
         if blocked:
             naturals = 0
             for kind in range(KIND_COUNT):

@@ -250,9 +250,9 @@ def test_compiled_table_additions_match_the_reference(seed, size, melds, preset)
     ("AH KC", "QH KH JK", True),         # the ace high: Q K JK A or JK Q K A
 ])
 def test_table_run_additions_skip_far_cards_only(hand, table, joins):
-    """RULES.md §2 "Extending" and §3 (one wild per meld): the compiled additions skip a
-    table run whose hand naturals all stand too far from it (the cells between would need
-    more wilds than a meld takes); a card that can still join is never skipped."""
+    """RULES.md §2 "Extending" and §3 (one wild per meld): a table run takes no hand
+    natural that stands too far from it (the cells between would need more wilds than a
+    meld takes), and every card that can still join, in every backend."""
     instance = Instance.build(Hand.parse(hand), table=[Hand.parse(table)], opened=True)
     expected = table_additions(instance, "python")
     assert (len(expected[0]) > 0) == joins

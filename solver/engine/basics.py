@@ -29,7 +29,7 @@ from numba import njit
 
 from kernels.encoding import RANK_COUNT
 from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_WILD_SET
-from kernels.partition_numba import catalogue, key_counts, meld_key, meld_reading  # noqa: F401
+from kernels.partition_numba import additions, catalogue, key_counts, meld_key, meld_reading  # noqa: F401
 from solver.engine import layout as L
 
 # Who is playing, as the rule checks read it: the seat, its team, the seat's hand (counts)
@@ -101,6 +101,20 @@ def team_melds(S, team):
 
 
 @njit(cache=True)
+def team_additions(S, T, team, hand, run_bonus):
+    """(table, rows, gains, groups): ``team``'s table melds and the additions of ``hand`` to
+    them (:func:`kernels.partition_numba.additions`; none when the team has no meld)."""
+    _, sc, vals, _, setb = T
+    table, shapes, homes, before = team_melds(S, team)
+    if table.shape[0] == 0:
+        return (table, np.empty((0, L.KINDS), dtype=np.int64), np.empty(0, dtype=np.int64),
+                np.empty(0, dtype=np.int64))
+    rows, gains, groups = additions(hand, table, shapes, homes, before, sc, vals, run_bonus,
+                                    setb)
+    return table, rows, gains, groups
+
+
+@njit(cache=True)
 def at_once_extra(R, shape, size):
     """venezuelan (000): the extra bonus of a biriba laid whole from the hand in one move."""
     if size < R[L.R_BIRIBA_SIZE]:
@@ -136,12 +150,6 @@ def holds_wild(R, counts):
 def trump_bonus(S, runb):
     trump = S[L.TRUMP]
     return runb[trump if trump >= 0 else 4]
-
-
-@njit(cache=True)
-def identify(counts, sc, vals, run_bonus, setb):
-    """(shape, home, clean, points) of a legal meld's best reading (-1 shape if illegal)."""
-    return meld_reading(counts, sc, vals, run_bonus, setb)
 
 
 @njit(cache=True)

@@ -13,7 +13,14 @@ import numpy as np
 from numba import njit
 
 from solver.engine import layout as L
-from solver.engine.core import apply_action, identify, info_of, legal_actions, meld_of, rng_below
+from solver.engine.core import (
+    apply_action,
+    info_of,
+    legal_actions,
+    meld_of,
+    meld_reading,
+    rng_below,
+)
 
 FINE = 0
 CARD_COUNT = 1          # a card is missing or doubled
@@ -83,7 +90,7 @@ def check_state(S, T, seen):
                     and old[L.INFO_SIZE] == info[L.INFO_SIZE]
                     and old[L.INFO_SHAPE] == info[L.INFO_SHAPE] and seen[L.TRUMP] == trump):
                 continue
-            shape, home, clean, points = identify(meld.copy(), sc, vals, run_bonus, setb)
+            shape, home, clean, points = meld_reading(meld.copy(), sc, vals, run_bonus, setb)
             if shape < 0:
                 return ILLEGAL_MELD
             if (info[L.INFO_POINTS] != points + info[L.INFO_AT_ONCE] or info[L.INFO_SIZE] != size

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from kernels.params import SHAPE_RUN
-from kernels.partition_numba import additions, best, catalogue, meld_key
+from kernels.partition_numba import best, catalogue, meld_key, meld_reading
 from solver.engine import layout as L
 from solver.engine.basics import (
     Mover,
@@ -24,14 +24,13 @@ from solver.engine.basics import (
     forget_known,
     hand_of,
     holds_wild,
-    identify,
     info_of,
     key_counts,
     meld_of,
     packet_after,
     packet_for,
     set_aside_red_threes,
-    team_melds,
+    team_additions,
     team_stats,
     trump_bonus,
     vulnerable_minimum,
@@ -174,7 +173,7 @@ def addition_ok(S, T, run_bonus, who, table, row, gain, m, counts, points):
     if info[L.INFO_SIZE] + added >= biriba and held - added == 1:
         # a biriba's cleanness may change: a wild added, or an own-suit 2 falling into place
         # (it matters only for closing, which play_ok weighs when one card is left)
-        _, _, merged_clean, _ = identify(merged, sc, vals, run_bonus, setb)
+        _, _, merged_clean, _ = meld_reading(merged, sc, vals, run_bonus, setb)
         before = 1 if info[L.INFO_SIZE] >= biriba and info[L.INFO_CLEAN] != 0 else 0
         change = (1 if merged_clean != 0 else 0) - before
     play = Play(row, added, gain, grows, change, info[L.INFO_SHAPE] == SHAPE_RUN, False)
@@ -199,9 +198,7 @@ def play_actions(S, T, out, n, melds_only):
             out[n] = encode(L.ACTION_LAY, 0, keys[i])
             n += 1
     if S[L.MELD_N + team] > 0:
-        table, table_shapes, table_homes, before = team_melds(S, team)
-        rows, gains, groups = additions(hand, table, table_shapes, table_homes, before, sc, vals,
-                                        run_bonus, setb)
+        table, rows, gains, groups = team_additions(S, T, team, hand, run_bonus)
         for i in range(rows.shape[0]):
             if n >= out.shape[0]:
                 break
@@ -292,7 +289,7 @@ def lay(S, T, seat, team, target, key, extend):
         if added > 0 and kind == S[L.MUST]:
             S[L.MUST] = -1                         # the pile's top card is melded
     old[:] = merged
-    shape, home, clean, points = identify(merged, sc, vals, run_bonus, setb)
+    shape, home, clean, points = meld_reading(merged, sc, vals, run_bonus, setb)
     info = info_of(S, team, m)
     if not extend:                # venezuelan (000): a biriba laid whole in one move
         info[L.INFO_AT_ONCE] = at_once_extra(R, shape, size)

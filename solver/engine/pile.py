@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from kernels.params import SHAPE_RUN
-from kernels.partition_numba import additions, catalogue
+from kernels.partition_numba import catalogue
 from solver.engine import layout as L
 from solver.engine.basics import (
     Mover,
@@ -18,7 +18,7 @@ from solver.engine.basics import (
     is_red_three,
     is_wild,
     pile_counts,
-    team_melds,
+    team_additions,
     team_stats,
     trump_bonus,
 )
@@ -34,8 +34,7 @@ def _pile_condition(S, T, seat, team):
     single[top] = 1
     run_bonus = trump_bonus(S, runb)
     if S[L.MELD_N + team] > 0:
-        counts, shapes, homes, points = team_melds(S, team)
-        found, _, _ = additions(single, counts, shapes, homes, points, sc, vals, run_bonus, setb)
+        _, found, _, _ = team_additions(S, T, team, single, run_bonus)
         if found.shape[0] > 0:
             return True
     hand = hand_of(S, seat)

@@ -28,7 +28,7 @@ from numba import njit
 
 from kernels.candidates import candidate_rows, max_left
 from kernels.params import NEG_INF
-from kernels.partition_numba import additions, best, catalogue
+from kernels.partition_numba import best, catalogue
 from solver.engine import layout as L
 from solver.engine.core import (
     Mover,
@@ -43,7 +43,7 @@ from solver.engine.core import (
     pile_counts,
     rng_below,
     take_pile_ok,
-    team_melds,
+    team_additions,
     team_stats,
     trump_bonus,
     vulnerable_minimum,
@@ -96,14 +96,7 @@ def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
     _, sc, vals, runb, setb = T
     run_bonus = trump_bonus(S, runb)
     keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
-    table, table_shapes, table_homes, before = team_melds(S, team)
-    if table.shape[0] > 0:
-        rows, gains, groups = additions(hand, table, table_shapes, table_homes, before, sc,
-                                        vals, run_bonus, setb)
-    else:
-        rows = np.empty((0, L.KINDS), dtype=np.int64)
-        gains = np.empty(0, dtype=np.int64)
-        groups = np.empty(0, dtype=np.int64)
+    table, rows, gains, groups = team_additions(S, T, team, hand, run_bonus)
     if keys.shape[0] + rows.shape[0] == 0:
         value = 0 if must < 0 else NEG_INF
         return Plan(value, np.empty(0, dtype=np.int64), keys, counts, shapes, cleans, points,
@@ -150,9 +143,7 @@ def discard_scores(S, T, seat, team, hand, counts, rows):
     feeds = np.zeros(L.KINDS, dtype=np.int64)
     opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
     if opponent != team and S[L.MELD_N + opponent] > 0:
-        table, shapes, homes, before = team_melds(S, opponent)
-        found, _, _ = additions(hand, table, shapes, homes, before, sc, vals,
-                                trump_bonus(S, runb), setb)
+        _, found, _, _ = team_additions(S, T, opponent, hand, trump_bonus(S, runb))
         for i in range(found.shape[0]):
             if found[i].sum() == 1:
                 for kind in range(L.KINDS):

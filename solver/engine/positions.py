@@ -78,7 +78,7 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
     for team, melds in (table or {}).items():
         for index, cards in enumerate(melds):
             counts = take(cards, f"team {team} meld {index}")
-            shape, home, clean, points = core.identify(counts, engine.scalars, engine.values,
+            shape, home, clean, points = core.meld_reading(counts, engine.scalars, engine.values,
                                                        run_bonus, engine.set_bonus)
             if shape < 0:
                 raise ImpossiblePositionError(f"team {team} meld {cards!r} is not a legal meld")

@@ -27,9 +27,9 @@ import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from numba import njit
 
-from kernels.partition_numba import additions, catalogue
+from kernels.partition_numba import catalogue
 from solver.engine import layout as L
-from solver.engine.basics import team_melds, trump_bonus
+from solver.engine.basics import team_additions, trump_bonus
 from solver.engine.policies import discard_scores
 
 MAX_TRIES = 16
@@ -44,11 +44,7 @@ def greedy_scores(S, T, seat, hand):
     run_bonus = trump_bonus(S, runb)
     _, counts, _, _, _, _ = catalogue(hand, sc, vals, run_bonus, setb)
     team = S[L.TEAM_OF + seat]
-    if S[L.MELD_N + team] > 0:
-        table, shapes, homes, before = team_melds(S, team)
-        rows, _, _ = additions(hand, table, shapes, homes, before, sc, vals, run_bonus, setb)
-    else:
-        rows = np.zeros((0, L.KINDS), dtype=np.int64)
+    _, rows, _, _ = team_additions(S, T, team, hand, run_bonus)
     return discard_scores(S, T, seat, team, hand, counts, rows)
 
 
