@@ -145,7 +145,7 @@ def room(out, n):
 
 
 @njit(cache=True)
-def sort_rows(out, first, n):
+def _sort_rows(out, first, n):
     """Insertion sort of rows ``first..n-1`` of ``out`` by key (a handful a meld)."""
     if n - first < 2:
         return
@@ -300,12 +300,12 @@ def run_additions(base, hand, suit, before, values, run_bonus, group, out, n):
         if subset == 0:
             break
         subset = (subset - 1) & joinable
-    sort_rows(out, first, n)
+    _sort_rows(out, first, n)
     return True, out, n
 
 
 @njit(cache=True)
-def set_additions(base, hand, rank, before, values, set_bonus, min_size, group, out, n):
+def set_additions(base, hand, rank, before, values, set_bonus, group, out, n):
     """Append the additions of the table set ``base`` of ``rank`` (table meld ``group``) to
     ``out`` from row ``n``, by key; returns (handled, out, n). Not handled: nothing added."""
     if rank == 1:
@@ -349,8 +349,6 @@ def set_additions(base, hand, rank, before, values, set_bonus, min_size, group, 
             if extra_naturals == 0 and extra == NO_WILD:
                 continue
             total = size + extra_naturals + (0 if extra == NO_WILD else 1)
-            if total < min_size:
-                continue
             out = room(out, n)
             counts, gains, groups, keys = out
             value = base_value
@@ -380,5 +378,5 @@ def set_additions(base, hand, rank, before, values, set_bonus, min_size, group, 
             suit += 1
         if suit == 4:
             break
-    sort_rows(out, first, n)
+    _sort_rows(out, first, n)
     return True, out, n

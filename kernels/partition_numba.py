@@ -551,7 +551,6 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
            np.empty(capacity, np.int64), np.empty(capacity, np.int64))
     n = 0
     fast = one_wild_rules(scalars)
-    pool = np.empty(KIND_COUNT, dtype=np.int64)
     for index in range(melds.shape[0]):
         base = melds[index]
         if fast and shapes[index] == SHAPE_RUN:
@@ -561,10 +560,11 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
                 continue
         elif fast and shapes[index] == SHAPE_SET:
             handled, out, n = set_additions(base, hand, homes[index], before[index], values,
-                                            set_bonus, scalars[3], index, out, n)
+                                            set_bonus, index, out, n)
             if handled:
                 continue
         mask = _relevant(shapes[index], homes[index], scalars[0])
+        pool = np.empty(KIND_COUNT, dtype=np.int64)
         size = 0
         extra = 0
         for kind in range(KIND_COUNT):

@@ -29,7 +29,13 @@ from numba import njit
 
 from kernels.encoding import RANK_COUNT
 from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_WILD_SET
-from kernels.partition_numba import additions, catalogue, key_counts, meld_key, meld_reading  # noqa: F401
+from kernels.partition_numba import (  # noqa: F401
+    additions,
+    catalogue,
+    key_counts,
+    meld_key,
+    meld_reading,
+)
 from solver.engine import layout as L
 
 # Who is playing, as the rule checks read it: the seat, its team, the seat's hand (counts)

@@ -1,7 +1,7 @@
 """Compiling the engine ahead of its first use, and knowing whether that is still to do.
 
-numba compiles the engine's rule functions at their first call (about 90 s
-on a 2-core machine) and caches the machine code. :func:`compile_engine`
+numba compiles the engine's rule functions at their first call (about 4
+minutes on this project's 2-core machine, measured 2026-12-02) and caches the machine code. :func:`compile_engine`
 makes those first calls on a small deal, part by part, and leaves a stamp;
 :func:`is_compiled` reads the stamp, so a command can say on stderr that a
 first run compiles instead of sitting silent. ``biriba compile`` runs it at
@@ -128,8 +128,8 @@ def ensure_compiled(command: str, report) -> None:
     missing = [part for part in NEEDS[command] if not is_compiled(part)]
     if not missing:
         return
-    what, seconds = (("the lay-down kernels", 30) if command == "numba backend"
-                     else ("the game engine", 90))
-    report(f"first run: numba compiles {what} once (about {seconds} s on 2 cores; "
+    what, seconds = (("the lay-down kernels", "70 s") if command == "numba backend"
+                     else ("the game engine", "4 minutes"))
+    report(f"first run: numba compiles {what} once (about {seconds} on 2 cores; "
            "`biriba compile` does it ahead of time)")
     compile_engine(missing, report)

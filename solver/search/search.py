@@ -297,6 +297,12 @@ class _Worker:
 
         self._until(self.target, 1.0, options, True)
 
+    def root_visits(self) -> list[tuple[int, int]]:
+        """(decision, visits) of each root decision: what workers share before refining."""
+        used = int(self.tree.used[0])
+        return [(int(self.tree.decision[0, j]), int(self.tree.visits[0, j]))
+                for j in range(used)]
+
     def root(self):
         """(decision, visits, avail, reward, points, squares, wins, iterations, actions) of
         the root row."""
@@ -346,9 +352,6 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
         links.append(mine)
         processes.append(process)
 
-    def receive(link):
-        return link.recv()
-
     try:
         if meanwhile is not None:
             meanwhile()
@@ -357,19 +360,15 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
         own.progress = progress
         own.bandit()
         visits: dict[int, int] = {}
-        used = int(own.tree.used[0])
-        for j in range(used):
-            code = int(own.tree.decision[0, j])
-            visits[code] = visits.get(code, 0) + int(own.tree.visits[0, j])
-        for link in links:
-            for code, count in receive(link):
+        for part in [own.root_visits()] + [link.recv() for link in links]:
+            for code, count in part:
                 visits[code] = visits.get(code, 0) + count
         pair = sorted(visits, key=lambda code: -visits[code])[:2] if refine else []
         for link in links:
             link.send(pair)
         if pair:
             own.refine_on(pair)
-        return [own.root()] + [receive(link) for link in links]
+        return [own.root()] + [link.recv() for link in links]
     except EOFError:
         raise SearchError("a search worker stopped without an answer") from None
     finally:
@@ -384,9 +383,7 @@ def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, op
     worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
                      chance)
     worker.bandit()
-    used = int(worker.tree.used[0])
-    link.send([(int(worker.tree.decision[0, j]), int(worker.tree.visits[0, j]))
-               for j in range(used)])
+    link.send(worker.root_visits())
     pair = link.recv()
     if pair:
         worker.refine_on(pair)
