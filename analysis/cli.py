@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="most points (default), most cards, or going out")
     best.add_argument("--solver", choices=SOLVERS, default="auto",
                       help="exact partition kernel, OR-Tools CP-SAT, or auto (default: the "
-                           "kernel up to 30 cards without table melds and 24 with)")
+                           "kernel up to 38 cards without table melds and 34 with)")
     best.add_argument("--time-limit", type=float, default=10.0,
                       help="CP-SAT limit in deterministic time (default 10)")
     best.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 6),

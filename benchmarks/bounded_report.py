@@ -8,8 +8,12 @@
 - the kernel path (Cython and numba) on the 45-card + 10-table-meld instances
   that aborted out of memory (seeds 515000, 515001): time, points against
   CP-SAT's optimum, whether proven, and the process's peak memory;
-- the states of the rank-sweep reference (kernels.sweep_ref) per layer, largest
-  and summed, for seeded instances of several sizes.
+- the priced search (numba, kernels.lp_bound's bound) on seeded instances of
+  30, 45 and 60 cards (60: six players, three decks) with 10 table melds: solve
+  time median and slowest, proven answers, points against CP-SAT's optimum;
+- with ``--sweep``, the states of the rank-sweep reference (kernels.sweep_ref)
+  per layer, largest and summed, for seeded instances of several sizes (slow:
+  pure Python).
 """
 
 from __future__ import annotations
@@ -53,6 +57,27 @@ def huge():
     return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def priced(size, tables, count, players):
+    """The kernel path (numba) and CP-SAT on seeded instances: medians, slowest, proofs."""
+    kernel, cpsat, proven, shortfall = [], [], 0, []
+    for seed in range(count):
+        instance = random_instance(seed, size, tables, "classic", players=players)
+        optimize_laydown(instance, Config(solver="kernel", backend="numba"))  # warm
+        started = time.perf_counter()
+        found = optimize_laydown(instance, Config(solver="kernel", backend="numba"))
+        kernel.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        optimum = optimize_laydown(instance, Config(solver="cpsat")).points
+        cpsat.append(time.perf_counter() - started)
+        if found.optimal:
+            if found.points != optimum:
+                raise AssertionError(f"seed {seed}: proven {found.points}, CP-SAT {optimum}")
+            proven += 1
+        shortfall.append(1 - found.points / optimum if optimum else 0.0)
+    return (statistics.median(kernel), max(kernel), statistics.median(cpsat), max(cpsat),
+            proven, max(shortfall))
+
+
 def sweep_states(size, tables, seeds, prune=False):
     largest, total = [], []
     for seed in range(seeds):
@@ -70,6 +95,8 @@ def sweep_states(size, tables, seeds, prune=False):
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=10)
+    parser.add_argument("--priced-count", type=int, default=12)
+    parser.add_argument("--sweep", action="store_true", help="also the rank sweep's states")
     args = parser.parse_args(argv)
     median, worst = pickup(args.count)
     print(f"greedy pickup decision, big pile: median {median * 1e3:.1f} ms, "
@@ -80,6 +107,17 @@ def main(argv=None):
     for seed, backend, seconds, points, optimum, proven in rows:
         print(f"| {seed} | {backend} | {seconds * 1e3:.0f} | {points} | {optimum} | {proven} |")
     print(f"peak memory of the process: {peak:.0f} MB")
+    print("| cards | table melds | players | kernel (numba) median, slowest ms | CP-SAT median, "
+          "slowest ms | proven | largest shortfall |")
+    print("|---|---|---|---|---|---|---|")
+    for size, tables, players in ((30, 10, 4), (45, 10, 4), (60, 10, 6)):
+        k_med, k_max, c_med, c_max, proven, short = priced(size, tables, args.priced_count,
+                                                           players)
+        print(f"| {size} | {tables} | {players} | {k_med * 1e3:.1f}, {k_max * 1e3:.0f} "
+              f"| {c_med * 1e3:.1f}, {c_max * 1e3:.0f} | {proven}/{args.priced_count} "
+              f"| {short:.1%} |", flush=True)
+    if not args.sweep:
+        return
     print("| cards | table melds | largest layer (median, max) | states in all (median) "
           "| pruned: largest layer (median, max) | pruned: states in all (median) |")
     print("|---|---|---|---|---|---|")

@@ -19,6 +19,7 @@ SHAPE_NAMES = ("run", "set", "set")
 TWO_KINDS = tuple(suit * RANK_COUNT + 1 for suit in range(4))
 MAX_SET_SIZE = 48          # longest set the bonus table covers (3 decks + 6 jokers fit)
 NEG_INF = -(1 << 60)       # "no lay-down leaves enough cards"
+PRICED_CARDS = 20          # from this many cards numba's best() bounds by linear-programme prices
 NO_LIMIT = 99
 
 # The meld key (kernels.partition_ref.meld_key, its numba and Cython twins, and the inverse

@@ -30,9 +30,11 @@ from kernels.catalogue_numba import catalogue as window_catalogue
 from kernels.catalogue_numba import handles as window_rules
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.lp_bound import dual_prices, dived, rounded, subset_bound
 from kernels.params import (
     COUNT_BUDGET,
     NEG_INF,
+    PRICED_CARDS,
     SHAPE_RUN,
     SHAPE_SET,
     SHAPE_WILD_SET,
@@ -56,6 +58,11 @@ MAX_WIDTH = 16          # most distinct kinds in one meld (a 13-card run)
 MAX_DEPTH = 8           # most melds sharing their first card (its copies, <= 6 jokers)
 SHARE_SCALE = 1 << 20   # fixed-point scale of the per-card point bounds
 NO_VALUE = -(1 << 62)   # no child value to take in
+NODE_PROGRAMMES = 256   # a priced search solves at most this many sub-problems' programmes
+NODE_SHIFT = 11         # ... and at most one per 2^NODE_SHIFT memo entries of its budget
+DIVES = (4, 64)         # the floor: the rounded solution, or a dive with this many solves
+NODE_CARDS = 24         # for sub-problems of at least this many cards
+WORK_FACTOR = 8         # a priced best() search tries at most this many moves per memo entry
 MEMO_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
 MEMO_BITS = 8
 
@@ -734,9 +741,12 @@ def _next_move(remaining, hand_layers, slot, high, single, depth, gained, stack,
 def _memo_new(bits, budget=INT64_MAX):
     """An open-addressing (int64, int64) -> int64 table: (memo, meta).
 
-    ``meta`` is [entries, mask, budget, exhausted]: a best() search enters no new
-    sub-problem once ``entries`` reaches ``budget`` and then sets ``exhausted``
-    (:func:`_out_of_budget`); count() stops so too, and refuses the number.
+    ``meta`` is [entries, mask, budget, exhausted, moves, move limit]: a best() search
+    enters no new sub-problem once ``entries`` reaches ``budget`` and then sets
+    ``exhausted`` (:func:`_out_of_budget`); count() stops so too, and refuses the
+    number. A priced best() search (best_priced) may also search a stored state
+    again (an upper bound above its new threshold), so it counts the moves it
+    tries and stops every frame once they pass the move limit.
 
     Row ``[key, key2, value]``, so that a probe reads one cache line. The
     first key word is >= 0 (memo keys are), so -1 marks a free slot; the
@@ -746,7 +756,7 @@ def _memo_new(bits, budget=INT64_MAX):
     """
     size = 1 << bits
     return (np.full((size, 3), -1, dtype=np.int64),
-            np.array([0, size - 1, budget, 0], dtype=np.int64))
+            np.array([0, size - 1, budget, 0, 0, INT64_MAX], dtype=np.int64))
 
 
 @njit(cache=True)
@@ -856,7 +866,7 @@ PS_MELD, PS_PACKED, PS_POINTS, PS_SHARE, PS_ROWS = 0, 1, 2, 3, 4
 # frame columns of both solvers (FR_STATE, FR_BOUND: the packed one's; FR_SAVED,
 # FR_UNDO: the counts one's)
 FR_POS, FR_KEY2, FR_KEPT, FR_SLOT, FR_DEPTH, FR_GAINED, FR_ACC, FR_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
-FR_STATE, FR_BOUND, FR_KEY, FR_SAVED, FR_UNDO, FR_COLS = 8, 9, 10, 11, 12, 13
+FR_STATE, FR_BOUND, FR_KEY, FR_SAVED, FR_UNDO, FR_ALPHA, FR_COLS = 8, 9, 10, 11, 12, 13, 14
 
 
 @njit(cache=True)
@@ -921,7 +931,7 @@ def _packed_memo(cards, budget=INT64_MAX):
     """A memo sized from the hand (small hands meet few states); meta as in _memo_new."""
     bits = 6 if cards <= 12 else (7 if cards <= 16 else MEMO_BITS + (2 if cards > 24 else 0))
     return (np.full((1 << bits, 3), -1, dtype=np.int64),
-            np.array([0, (1 << bits) - 1, budget, 0], dtype=np.int64))
+            np.array([0, (1 << bits) - 1, budget, 0, 0, INT64_MAX], dtype=np.int64))
 
 
 # --- the programme: a fixed sequence of steps (partition_ref._Problem.steps) -------
@@ -944,7 +954,7 @@ ST_KIND, ST_LO, ST_HI, ST_SINGLE, ST_FIELD, ST_SHIFT, ST_LOW, ST_SHARE, ST_MAXLE
 
 
 @njit(cache=True)
-def _programme(hand, meld_counts, points, groups, max_left, mode):
+def _programme(hand, meld_counts, points, groups, max_left, mode, prices, slack):
     """The steps of the programme and, when the hand fits one int64, their packed form.
 
     Returns (table int64[ST_ROWS, S], step_melds int64[M'], kinds, melds, jump,
@@ -1074,16 +1084,26 @@ def _programme(hand, meld_counts, points, groups, max_left, mode):
             table[ST_HI, s] += 1
     jump = np.full(64 + step_total + 1, step_total, dtype=np.int64)
     melds = np.zeros((PS_ROWS, total if packed else 0), dtype=np.int64)
+    # the group steps' slack of a priced bound: tail[s] sums it over the groups decided at s or later
+    tail = np.zeros(step_total + 1, dtype=np.int64)
+    if best_mode and slack.shape[0] > 0:
+        for group in range(group_total):
+            if anchors[group] < local:
+                for s in range(group_step[group] + 1):
+                    tail[s] += slack[group]
     if not packed:
-        return table, step_melds, kinds, melds, jump, guards, state
+        return table, step_melds, kinds, melds, jump, guards, state, tail
     for j in range(total):
         m = step_melds[j]
         melds[PS_MELD, j] = m
         melds[PS_PACKED, j] = form[m]
         melds[PS_POINTS, j] = points[m]
     if shares:
-        # per-card point shares (see _shares), over local kinds
-        for j in range(total):
+        # per-card point shares (see _shares), over local kinds; or the caller's prices
+        if prices.shape[0] == KIND_COUNT:
+            for p in range(local):
+                kinds[PK_SHARE, p] = prices[present[p]]
+        for j in range(total if prices.shape[0] != KIND_COUNT else 0):
             m = step_melds[j]
             share = -((-points[m] * SHARE_SCALE) // sizes[m])  # ceiling
             for i in range(starts[m], starts[m + 1]):
@@ -1107,7 +1127,7 @@ def _programme(hand, meld_counts, points, groups, max_left, mode):
             b += 1
     for s in range(step_total - 1, -1, -1):
         jump[64 + s] = s if table[ST_KIND, s] < 0 else jump[64 + s + 1]
-    return table, step_melds, kinds, melds, jump, guards, state
+    return table, step_melds, kinds, melds, jump, guards, state, tail
 
 
 @njit(cache=True, inline="always")
@@ -1127,6 +1147,37 @@ def _known(memo, meta, key, key2):
     if _out_of_budget(meta):
         return NEG_INF
     return NO_VALUE
+
+
+@njit(cache=True, inline="always")
+def _known_best(memo, meta, key, key2, alpha):
+    """best()'s memo look-up against the threshold ``alpha`` (a value at or below it
+    no longer matters to the caller): the value, or NO_VALUE to search the state.
+
+    A stored word is value * 2 + 1 for an upper bound (a search that failed low),
+    value * 2 for an exact value; an upper bound above ``alpha`` is searched again.
+    """
+    slot = _memo_slot(memo, meta[1], key, key2)
+    if memo[slot, 0] == key:
+        word = memo[slot, 2]
+        if (word & 1) == 0 or (word >> 1) <= alpha:
+            return word >> 1
+        if meta[3] != 0:
+            return NEG_INF
+    elif _out_of_budget(meta):
+        return NEG_INF
+    return NO_VALUE
+
+
+@njit(cache=True, inline="always")
+def _close_best(frames, top):
+    """A best() frame's value and its memo word: exact above its threshold, else the threshold
+    as an upper bound (fail hard)."""
+    value = frames[top, FR_ACC]
+    alpha = frames[top, FR_ALPHA]
+    if value > alpha:
+        return value, value * 2
+    return alpha, alpha * 2 + 1
 
 
 @njit(cache=True, inline="always")
@@ -1165,7 +1216,7 @@ def _next_step(state, jump):
 
 @njit(cache=True)
 def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guards, memo, meta,
-                  overflow):
+                  overflow, tail, alpha):
     """The programme's value from (state, step, kept) on the packed state.
 
     mode 0 counts lay-downs (saturating, ``overflow[0]`` set on overflow);
@@ -1174,10 +1225,14 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
     cannot reload recursive functions from its cache, numba issue #6061): one
     frame per step entered, each recording the state with its chosen melds
     applied, so a returning child needs nothing undone. In mode 1 the
-    non-empty moves come first and a child is skipped when its bound cannot
-    beat the frame's best, the empty move last; the frame's value stays exact,
-    so the memo only ever holds exact values. Memo keys are
-    (state, step << 7 | kept).
+    non-empty moves come first, the empty move last, and the search is a
+    branch and bound: each frame has a threshold ``alpha`` (what its value must
+    beat to matter to the root: the caller's floor, then each ancestor's best
+    so far less the points gained below it), a child whose bound cannot beat
+    the frame's bar (its best so far or its threshold) is skipped, and a frame
+    that ends at or below its threshold returns the threshold and stores it in
+    the memo as an upper bound (fail hard; _known_best, _close_best). Values
+    above a frame's threshold are exact. Memo keys are (state, step << 7 | kept).
     """
     step_total = table.shape[1]
     frames = np.empty((step_total + 1, FR_COLS), dtype=np.int64)
@@ -1215,10 +1270,14 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
                 value = _leaf(best_mode, kept, keep)
             else:
                 key2 = (step << 7) | kept
-                value = _known(memo, meta, state, key2)
+                if best_mode:
+                    value = _known_best(memo, meta, state, key2, alpha)
+                else:
+                    value = _known(memo, meta, state, key2)
                 if value == NO_VALUE:
                     top += 1
                     _open(frames, top, step, state, key2, kept, table[ST_LO, step], best_mode)
+                    frames[top, FR_ALPHA] = alpha
                     frames[top, FR_STATE] = state
                     frames[top, FR_BOUND] = bound
             if value != NO_VALUE and top < 0:
@@ -1238,8 +1297,14 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
         cur_bound = frames[top, FR_BOUND]
         # advance to the next non-empty move whose child may still matter
         while True:
+            if best_mode and meta[3] != 0:  # stopped: the frame ends with what it has
+                frames[top, FR_EMPTY] = 1
+                break
             found = _packed_fit(cur, guards, frames[top, FR_SLOT], high, melds)
             if found >= 0:
+                meta[4] += 1
+                if meta[4] > meta[5]:
+                    meta[3] = 1
                 cur -= melds[PS_PACKED, found]
                 cur_bound -= melds[PS_SHARE, found]
                 frames[top, FR_GAINED] += melds[PS_POINTS, found]
@@ -1249,10 +1314,11 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
                 saved = (cur >> shift) & low
                 if saved > max_left:
                     continue  # too many copies of the kind stay; deeper moves use more
-                acc = frames[top, FR_ACC]
-                if (best_mode and acc > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE
-                        + cur_bound - saved * share <= acc * SHARE_SCALE):
-                    continue  # this child cannot beat the frame's best; deeper moves may
+                bar = max(frames[top, FR_ACC], frames[top, FR_ALPHA])
+                if (best_mode and bar > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE
+                        + cur_bound - saved * share + tail[here + 1] <= bar * SHARE_SCALE):
+                    continue  # this child cannot beat the frame's bar; deeper moves may
+                alpha = bar - frames[top, FR_GAINED]
                 frames[top, FR_STATE] = cur
                 frames[top, FR_BOUND] = cur_bound
                 state = cur & ~field
@@ -1277,10 +1343,11 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
             # the empty move last, once the others set a high bar (a count's order is free)
             frames[top, FR_EMPTY] = 1
             saved = (cur >> shift) & low
-            acc = frames[top, FR_ACC]
+            bar = max(frames[top, FR_ACC], frames[top, FR_ALPHA])
             child_bound = cur_bound - saved * share
-            if saved <= max_left and not (best_mode and acc > NEG_INF
-                                          and child_bound <= acc * SHARE_SCALE):
+            if saved <= max_left and not (best_mode and bar > NEG_INF and child_bound
+                                          + tail[here + 1] <= bar * SHARE_SCALE):
+                alpha = bar
                 state = cur & ~field
                 bound = child_bound
                 kept = min(keep, frames[top, FR_KEPT] + saved)
@@ -1289,20 +1356,31 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
                 continue
         # frame finished: store its value, return to the parent
         value = frames[top, FR_ACC]
-        memo = _memo_put(memo, meta, frames[top, FR_KEY], frames[top, FR_KEY2], value)
+        word = value
+        if best_mode:
+            value, word = _close_best(frames, top)
+        memo = _memo_put(memo, meta, frames[top, FR_KEY], frames[top, FR_KEY2], word)
         top -= 1
         if top < 0:
             return value, memo
 
 
 @njit(cache=True)
-def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget):
+def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, tail, floors,
+                 move_limit):
     """best() on the packed state: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards, budget)
+    meta[5] = move_limit
     overflow = np.zeros(1, dtype=np.int64)
-    target, memo = _packed_solve(state, np.int64(0), np.int64(0), keep, MODE_BEST, table, melds,
-                                 jump, kinds, guards, memo, meta, overflow)
+    for floor in floors:
+        target, memo = _packed_solve(state, np.int64(0), np.int64(0), keep, MODE_BEST, table,
+                                     melds, jump, kinds, guards, memo, meta, overflow, tail,
+                                     floor)
+        if target == NEG_INF or target > floor:
+            break
     picked = np.empty(cards + 1, dtype=np.int64)
+    if (floor > NEG_INF and target <= floor) or (move_limit < INT64_MAX and meta[3] != 0):
+        return np.int64(NO_VALUE), picked[:0], False  # below the floor, or stopped
     if target == NEG_INF:
         return target, picked[:0], meta[3] == 0
     result = target
@@ -1343,10 +1421,11 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget):
             if saved <= table[ST_MAXLEFT, step]:
                 child = cur & ~field
                 next_kept = min(keep, kept + saved)
-                if gained * SHARE_SCALE + _bound_of(child, kinds) >= target * SHARE_SCALE:
+                if (gained * SHARE_SCALE + _bound_of(child, kinds) + tail[step + 1]
+                        >= target * SHARE_SCALE):
                     sub, memo = _packed_solve(child, step + 1, next_kept, keep, MODE_BEST,
                                               table, melds, jump, kinds, guards, memo, meta,
-                                              overflow)
+                                              overflow, tail, target - gained - 1)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         state = child
@@ -1368,12 +1447,17 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget):
 
 @njit(cache=True)
 def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table, step_melds,
-           shares, meld_shares, memo, memo_meta, overflow):
+           shares, meld_shares, memo, memo_meta, overflow, tail, alpha, meld_counts, groups,
+           node_lp):
     """_packed_solve on a counts vector (hands that do not fit one int64).
 
-    Same modes, values and move order; ``remaining`` is restored on return,
-    the kinds set aside on entry (a held kind none of whose step's melds fits)
-    go on an undo stack. Memo keys are (mixed-radix hand, step << 7 | kept).
+    Same modes, values, thresholds and move order; ``remaining`` is restored on
+    return, the kinds set aside on entry (a held kind none of whose step's melds
+    fits) go on an undo stack. Memo keys are (mixed-radix hand, step << 7 | kept).
+    A priced search (``node_lp`` = [programmes left, from this many cards]) also
+    solves the linear programme of a new sub-problem this large, over the melds
+    of its steps that fit (kernels.lp_bound.subset_bound), and fails it low at
+    once when that bound cannot beat its threshold.
     """
     (order, widths, kinds, mults, layers, jokers, key_deltas, places) = prepared
     best_mode = mode == MODE_BEST
@@ -1425,10 +1509,34 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                 value = _leaf(best_mode, kept, keep)
             else:
                 key2 = (step << 7) | kept
-                value = _known(memo, memo_meta, state_key, key2)
+                if best_mode:
+                    value = _known_best(memo, memo_meta, state_key, key2, alpha)
+                else:
+                    value = _known(memo, memo_meta, state_key, key2)
+                if (value == NO_VALUE and node_lp[0] > 0 and alpha > NEG_INF
+                        and remaining.sum() >= node_lp[1]):
+                    # a large sub-problem: its own linear programme may rule it out
+                    node_lp[0] -= 1
+                    subset = np.empty(step_melds.shape[0], dtype=np.int64)
+                    n = 0
+                    for j in range(table[ST_LO, step], step_melds.shape[0]):
+                        m = step_melds[j]
+                        fits = True
+                        for i in range(widths[m]):
+                            if mults[m, i] > remaining[kinds[m, i]]:
+                                fits = False
+                                break
+                        if fits:
+                            subset[n] = m
+                            n += 1
+                    if subset_bound(remaining, meld_counts, points, groups, subset[:n],
+                                    SHARE_SCALE) <= alpha * SHARE_SCALE:
+                        memo = _memo_put(memo, memo_meta, state_key, key2, alpha * 2 + 1)
+                        value = alpha
                 if value == NO_VALUE:
                     top += 1
                     _open(f_int, top, step, state_key, key2, kept, table[ST_LO, step], best_mode)
+                    f_int[top, FR_ALPHA] = alpha
                     f_int[top, FR_UNDO] = mark
             if value != NO_VALUE:
                 key_change, bound_change = _undo_dead(
@@ -1454,9 +1562,22 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
         high = table[ST_HI, here]
         # advance to the next non-empty move whose child may still matter
         while True:
+            if best_mode and memo_meta[3] != 0:  # stopped: undo the moves, end the frame
+                while f_int[top, FR_DEPTH] > 0:
+                    f_int[top, FR_DEPTH] -= 1
+                    m = step_melds[f_stack[top, f_int[top, FR_DEPTH]]]
+                    _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
+                    state_key += key_deltas[m]
+                    bound += meld_shares[m]
+                    f_int[top, FR_GAINED] -= points[m]
+                f_int[top, FR_EMPTY] = 1
+                break
             found = _next_fit(remaining, hand_layers, f_int[top, FR_SLOT], high, step_melds,
                               layers, jokers)
             if found >= 0:
+                memo_meta[4] += 1
+                if memo_meta[4] > memo_meta[5]:
+                    memo_meta[3] = 1
                 m = step_melds[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
                 state_key -= key_deltas[m]
@@ -1472,10 +1593,11 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                     if saved > max_left[kind]:
                         continue  # too many copies of the kind stay; deeper moves use more
                     child_bound = bound - saved * shares[kind]
-                acc = f_int[top, FR_ACC]
-                if (best_mode and acc > NEG_INF and f_int[top, FR_GAINED] * SHARE_SCALE
-                        + child_bound <= acc * SHARE_SCALE):
-                    continue  # this child cannot beat the frame's best; deeper moves may
+                bar = max(f_int[top, FR_ACC], f_int[top, FR_ALPHA])
+                if (best_mode and bar > NEG_INF and f_int[top, FR_GAINED] * SHARE_SCALE
+                        + child_bound + tail[here + 1] <= bar * SHARE_SCALE):
+                    continue  # this child cannot beat the frame's bar; deeper moves may
+                alpha = bar - f_int[top, FR_GAINED]
                 f_int[top, FR_SAVED] = saved
                 if kind >= 0:
                     state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
@@ -1504,9 +1626,11 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
             if kind >= 0:
                 saved = remaining[kind]
                 child_bound = bound - saved * shares[kind]
-            acc = f_int[top, FR_ACC]
+            bar = max(f_int[top, FR_ACC], f_int[top, FR_ALPHA])
             if (kind < 0 or saved <= max_left[kind]) and not (
-                    best_mode and acc > NEG_INF and child_bound <= acc * SHARE_SCALE):
+                    best_mode and bar > NEG_INF
+                    and child_bound + tail[here + 1] <= bar * SHARE_SCALE):
+                alpha = bar
                 f_int[top, FR_SAVED] = saved
                 if kind >= 0:
                     state_key, bound = _set_aside(remaining, hand_layers, kind, state_key,
@@ -1517,7 +1641,10 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                 continue
         # frame finished: undo the kinds set aside on entry, return to the parent
         value = f_int[top, FR_ACC]
-        memo = _memo_put(memo, memo_meta, f_int[top, FR_KEY], f_int[top, FR_KEY2], value)
+        word = value
+        if best_mode:
+            value, word = _close_best(f_int, top)
+        memo = _memo_put(memo, memo_meta, f_int[top, FR_KEY], f_int[top, FR_KEY2], word)
         mark = f_int[top, FR_UNDO]
         key_change, bound_change = _undo_dead(
             remaining, hand_layers, undo_kinds, undo_counts, undo_top, mark, places, shares)
@@ -1540,13 +1667,14 @@ def count(hand, meld_counts, budget=COUNT_BUDGET):
     points[:] = 0
     groups = fixed[meld_total:]
     groups[:] = -1
-    table, step_melds, kinds, melds, jump, guards, state = _programme(
-        hand, meld_counts, points, groups, hand, MODE_COUNT)
+    table, step_melds, kinds, melds, jump, guards, state, tail = _programme(
+        hand, meld_counts, points, groups, hand, MODE_COUNT, fixed[:0], fixed[:0])
     overflow = np.zeros(1, dtype=np.int64)
     if kinds.shape[1] > 0:
         memo, meta = _packed_memo(hand.sum(), budget)
         total, _ = _packed_solve(state, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, table,
-                                 melds, jump, kinds, guards, memo, meta, overflow)
+                                 melds, jump, kinds, guards, memo, meta, overflow, tail,
+                                 np.int64(NEG_INF))
         return total, overflow[0], meta[3] != 0
     memo, memo_meta = _memo_new(MEMO_BITS, budget)
     prepared = _prepare(hand, meld_counts)
@@ -1554,7 +1682,8 @@ def count(hand, meld_counts, budget=COUNT_BUDGET):
     meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
     total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points, hand,
-                      prepared, table, step_melds, shares, meld_shares, memo, memo_meta, overflow)
+                      prepared, table, step_melds, shares, meld_shares, memo, memo_meta, overflow,
+                      tail, np.int64(NEG_INF), meld_counts, groups, np.zeros(2, dtype=np.int64))
     return total, overflow[0], memo_meta[3] != 0
 
 
@@ -1572,21 +1701,89 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     steps are the first-card programme's. The lay-down returned is the first optimal one in the
     reference's order (at each kind: the empty multiset, then multisets in
     depth-first order), so every backend returns the same melds.
+
+    From PRICED_CARDS cards the search is bounded by the linear programme
+    (kernels.lp_bound): its repaired dual prices replace the per-card shares,
+    its rounded solution or a dive on it (kernels.lp_bound.dived), the better,
+    is a lay-down whose points are the floor (the search looks only for ones as
+    good, so a proof costs less), and a priced search
+    also stops after WORK_FACTOR * ``budget`` moves. A stopped priced search
+    answers that floor's lay-down (legal, ``exact`` False); proven answers are
+    the unpriced programme's, melds included.
     """
-    table, step_melds, kinds, melds, jump, guards, state = _programme(
-        hand, meld_counts, points, groups, max_left, MODE_BEST)
+    floors = np.full(1, NEG_INF, dtype=np.int64)
+    if hand.sum() < PRICED_CARDS:
+        none = np.zeros(0, dtype=np.int64)
+        return best_priced(hand, meld_counts, points, keep, groups, max_left, budget, none,
+                           none, floors)
+    # the linear programme's prices bound the search, its rounded solution is the floor
+    prices, slack, _, solution = dual_prices(hand, meld_counts, points, groups, SHARE_SCALE)
+    start, start_melds = rounded(hand, meld_counts, points, groups, keep, max_left, solution)
+    for solves in DIVES:
+        other, other_melds = dived(hand, meld_counts, points, groups, keep, max_left, solution,
+                                   solves)
+        if other > start:
+            start, start_melds = other, other_melds
+    if start >= 0:
+        floors[0] = start - 1
+    value, picked, exact = best_priced(hand, meld_counts, points, keep, groups, max_left, budget,
+                                       prices, slack, floors,
+                                       min(NODE_PROGRAMMES, budget >> NODE_SHIFT), NODE_CARDS)
+    if value != NO_VALUE:
+        return value, picked, exact
+    if start >= 0:  # the search stopped at its budget: the rounded solution stands
+        return start, np.sort(start_melds), False
+    none = np.zeros(0, dtype=np.int64)
+    floors[0] = NEG_INF
+    value, picked, _ = best_priced(hand, meld_counts, points, keep, groups, max_left, budget,
+                                   none, none, floors)
+    return value, picked, False
+
+
+@njit(cache=True)
+def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, prices, slack,
+                floors, node_programmes=NODE_PROGRAMMES, node_cards=NODE_CARDS):
+    """best() with the bound of a dual-feasible price vector (see kernels.lp_bound).
+
+    ``prices`` (int64[53], fixed point SHARE_SCALE; empty: the per-card shares
+    of _shares) and ``slack`` (int64[G], the groups' dual values) must satisfy,
+    for every meld m, prices . counts[m] + slack[group of m] >= points[m] *
+    SHARE_SCALE: then a remaining hand r with the groups g still open can
+    reach at most prices . r + sum(slack[g]). Any such vector keeps the answer
+    exact and the lay-down the same; a tight one prunes more.
+    """
+    move_limit = INT64_MAX if prices.shape[0] == 0 else WORK_FACTOR * budget
+    table, step_melds, kinds, melds, jump, guards, state, tail = _programme(
+        hand, meld_counts, points, groups, max_left, MODE_BEST, prices, slack)
     if kinds.shape[1] > 0:
-        return _packed_best(state, keep, table, melds, jump, kinds, guards, hand.sum(), budget)
+        return _packed_best(state, keep, table, melds, jump, kinds, guards, hand.sum(), budget,
+                            tail, floors, move_limit)
     memo, memo_meta = _memo_new(MEMO_BITS, budget)
     overflow = np.zeros(1, dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds_of, mults, layers, jokers, _, _) = prepared
+    memo_meta[5] = move_limit
+    node_lp = np.zeros(2, dtype=np.int64)  # [programmes left, from this many cards]
+    if prices.shape[0] == KIND_COUNT:
+        node_lp[0] = node_programmes
+        node_lp[1] = node_cards
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
+    if prices.shape[0] == KIND_COUNT:
+        shares[:] = prices
+        for m in range(meld_counts.shape[0]):
+            meld_shares[m] = 0
+            for j in range(widths[m]):
+                meld_shares[m] += mults[m, j] * shares[kinds_of[m, j]]
     remaining = hand.copy()
-    target, memo = _solve(remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points, max_left,
-                          prepared, table, step_melds, shares, meld_shares, memo, memo_meta,
-                          overflow)
+    for floor in floors:
+        target, memo = _solve(remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points,
+                              max_left, prepared, table, step_melds, shares, meld_shares, memo,
+                              memo_meta, overflow, tail, floor, meld_counts, groups, node_lp)
+        if target == NEG_INF or target > floor:
+            break
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
+    if (floor > NEG_INF and target <= floor) or (move_limit < INT64_MAX and memo_meta[3] != 0):
+        return np.int64(NO_VALUE), picked[:0], False  # below the floor, or stopped
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0
     hand_layers = _hand_layers(remaining)
@@ -1629,10 +1826,11 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
                 child_bound = 0
                 for k in range(KIND_COUNT):
                     child_bound += remaining[k] * shares[k]
-                if gained * SHARE_SCALE + child_bound >= target * SHARE_SCALE:
+                if gained * SHARE_SCALE + child_bound + tail[step + 1] >= target * SHARE_SCALE:
                     sub, memo = _solve(remaining, step + 1, next_kept, keep, MODE_BEST, points,
                                        max_left, prepared, table, step_melds, shares,
-                                       meld_shares, memo, memo_meta, overflow)
+                                       meld_shares, memo, memo_meta, overflow, tail,
+                                       target - gained - 1, meld_counts, groups, node_lp)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         kept = next_kept

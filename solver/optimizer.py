@@ -42,7 +42,7 @@ SOLVERS = ("auto", "kernel", "cpsat")
 MAX_TIME_LIMIT = 3600.0   # CP-SAT deterministic time; an hour bounds any request
 # auto: the kernel path up to these hand sizes (without / with table melds), CP-SAT above;
 # measured crossovers in benchmarks/README.md ("Turn optimizer").
-AUTO_KERNEL_CARDS = (30, 24)
+AUTO_KERNEL_CARDS = (38, 34)
 OBJECTIVES = ("points", "cards", "out")
 CARD_WEIGHT = 1_000_000   # "cards"/"out": one laid card outweighs any sum of points
 
@@ -107,8 +107,9 @@ class Config:
     most points) or ``out`` (go out, keeping exactly ``keep`` cards, with the
     most points; ``goes_out`` in the result says whether it can).
     ``solver``: ``kernel``, ``cpsat``, or ``auto`` (the default): the kernel path
-    for hands of up to 30 cards without table melds and 24 with, CP-SAT for larger
-    ones, where the kernel's search grows much faster than CP-SAT's.
+    for hands of up to 38 cards without table melds and 34 with, CP-SAT for larger
+    ones, where the kernel's search grows much faster than CP-SAT's (and CP-SAT
+    too where the kernel stops at its budget).
     ``time_limit``: CP-SAT's limit in deterministic time units (about seconds).
     """
 

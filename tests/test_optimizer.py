@@ -370,12 +370,15 @@ def test_partnership_rules_pass_through():
 
 
 def test_auto_picks_the_kernel_for_small_hands_and_cpsat_for_large_ones():
-    small = optimize_laydown(random_instance(1, hand_size=20, table_melds=3))
+    from solver.optimizer import AUTO_KERNEL_CARDS
+
+    loose, tabled = AUTO_KERNEL_CARDS
+    small = optimize_laydown(random_instance(1, hand_size=tabled, table_melds=3))
     assert small.solver == "kernel"
-    large = optimize_laydown(random_instance(1, hand_size=26, table_melds=3))
+    large = optimize_laydown(random_instance(1, hand_size=tabled + 1, table_melds=3))
     assert large.solver == "cpsat"
-    assert optimize_laydown(random_instance(1, hand_size=30)).solver == "kernel"
-    assert optimize_laydown(random_instance(1, hand_size=31)).solver == "cpsat"
+    assert optimize_laydown(random_instance(1, hand_size=loose)).solver == "kernel"
+    assert optimize_laydown(random_instance(1, hand_size=loose + 1)).solver == "cpsat"
 
 
 # --- the rows, defined once (kernels/candidates.py) ------------------------------------------

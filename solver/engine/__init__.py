@@ -18,6 +18,7 @@ _DEPENDENCIES = ("core.py", "basics.py", "deal.py", "pile.py", "melding.py", "di
                  os.path.join("..", "..", "kernels", "additions_numba.py"),
                  os.path.join("..", "..", "kernels", "catalogue_numba.py"),
                  os.path.join("..", "..", "kernels", "candidates.py"),
+                 os.path.join("..", "..", "kernels", "lp_bound.py"),
                  *(os.path.join("..", "search", name) for name in
                    ("decisions.py", "plans.py", "select.py", "loop.py", "tree.py",
                     "multi.py", "match.py", "infer.py")))
