@@ -1,21 +1,31 @@
 """A linear-programming bound for the lay-down search: per-card prices (numba).
 
 The lay-down problem relaxed to a linear programme: maximise ``points . y``
-over ``y >= 0`` with ``counts^T y <= hand`` (each kind's copies) and at most one
-meld per group (``sum of y over a group <= 1``). Its dual gives a price per
-kind and a value per group such that every meld's cards and group are worth at
-least its points; then any remaining hand ``r`` with the groups ``g`` still
-open can reach at most ``prices . r + sum(slack[g])``, in the search's fixed
-point (``SHARE_SCALE``). On seeded 30- and 45-card instances with 10 table
-melds that bound is 0-6% above the optimum, where the per-card shares of
-:func:`kernels.partition_numba._shares` are 100% above.
+over ``y >= 0`` with ``counts^T y <= hand`` (each kind's copies), at most one
+meld per group (``sum of y over a group <= 1``) and at most one meld of each
+*cut* (a clique of melds no two of which fit the hand together, see
+:func:`separate`). Its dual gives a price per kind and a value (slack) per
+group and per cut such that every meld's cards, group and cuts are worth at
+least its points; then any remaining hand ``r`` with the groups and cuts ``g``
+still open can reach at most ``prices . r + sum(slack[g])``, in the search's
+fixed point (``SHARE_SCALE``). On seeded 45-card instances with 10 table melds
+the programme without cuts is 0-6% above the optimum (the per-card shares of
+:func:`kernels.partition_numba._shares` are 100% above); a few rounds of cuts
+take most of that gap away.
 
-:func:`dual_prices` solves the programme with a revised primal simplex (dense
-basis inverse over the kinds held and the groups; Dantzig's rule; at most
-``max_iterations`` pivots) and then *repairs* the prices in integers so that
-every meld's inequality holds exactly. Whatever the simplex returns (early
-stop, rounding), the repaired prices are a valid bound: exactness never rests
-on the floating point. Numbers in, numbers out.
+:func:`lp_duals` solves the programme with a revised primal simplex (dense
+basis inverse over the kinds held, the groups and the cuts; Dantzig's rule; at
+most ``max_iterations`` pivots) and :func:`repair` turns its duals into
+integers so that every meld's inequality holds exactly. Whatever the simplex
+returns (early stop, rounding), the repaired prices are a valid bound:
+exactness never rests on the floating point. :func:`priced` is the whole
+preparation of a search: the programme, its cuts, a floor (a lay-down from
+the solution) and the melds and leftovers that a lay-down as good can afford.
+Numbers in, numbers out.
+
+Cuts are given as ``cut_starts`` (int64[C + 1]) and ``cut_melds``: cut c holds
+the melds ``cut_melds[cut_starts[c]:cut_starts[c + 1]]``; slack vectors hold
+the G groups' values, then the C cuts'.
 """
 
 from __future__ import annotations
@@ -27,44 +37,93 @@ from kernels.encoding import KIND_COUNT
 
 EPSILON = 1e-9
 MAX_ITERATIONS = 2000
+CUT_ROUNDS = 8      # priced(): at most this many rounds of cuts
+CUTS_PER_ROUND = 16
+MAX_CUTS = 64
 
 
 @njit(cache=True)
-def _columns(meld_counts):
-    """Each meld's (kind, count) pairs: (starts int64[M + 1], kinds, counts)."""
-    total = meld_counts.shape[0]
+def no_cuts():
+    """The empty cut set: (cut_starts, cut_melds)."""
+    return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True)
+def _group_total(groups):
+    total = 0
+    for m in range(groups.shape[0]):
+        if groups[m] + 1 > total:
+            total = groups[m] + 1
+    return total
+
+
+@njit(cache=True)
+def _columns(meld_counts, groups, cut_starts, cut_melds, subset, group_total):
+    """The nonzeros of the melds ``subset``'s columns: (starts int64[N + 1], kinds, counts,
+    rows). Kind entries have ``kinds`` >= 0 and ``counts``; the group and cut entries
+    have ``kinds`` -1 and ``rows`` their row after the kinds' (group g: g; cut c:
+    group_total + c), coefficient 1."""
+    total = subset.shape[0]
+    position = np.full(meld_counts.shape[0], -1, dtype=np.int64)
+    for j in range(total):
+        position[subset[j]] = j
+    extra = np.zeros(total, dtype=np.int64)
+    for c in range(cut_starts.shape[0] - 1):
+        for i in range(cut_starts[c], cut_starts[c + 1]):
+            if position[cut_melds[i]] >= 0:
+                extra[position[cut_melds[i]]] += 1
     starts = np.zeros(total + 1, dtype=np.int64)
-    for m in range(total):
-        n = 0
+    for j in range(total):
+        n = extra[j] + (1 if groups[subset[j]] >= 0 else 0)
         for k in range(KIND_COUNT):
-            if meld_counts[m, k] > 0:
+            if meld_counts[subset[j], k] > 0:
                 n += 1
-        starts[m + 1] = starts[m] + n
+        starts[j + 1] = starts[j] + n
     kinds = np.empty(starts[total], dtype=np.int64)
-    counts = np.empty(starts[total], dtype=np.int64)
-    for m in range(total):
-        i = starts[m]
+    counts = np.ones(starts[total], dtype=np.int64)
+    rows = np.zeros(starts[total], dtype=np.int64)
+    fill = starts[:total].copy()
+    for j in range(total):
+        m = subset[j]
         for k in range(KIND_COUNT):
             if meld_counts[m, k] > 0:
-                kinds[i] = k
-                counts[i] = meld_counts[m, k]
-                i += 1
-    return starts, kinds, counts
+                kinds[fill[j]] = k
+                counts[fill[j]] = meld_counts[m, k]
+                fill[j] += 1
+        if groups[m] >= 0:
+            kinds[fill[j]] = -1
+            rows[fill[j]] = groups[m]
+            fill[j] += 1
+    for c in range(cut_starts.shape[0] - 1):
+        for i in range(cut_starts[c], cut_starts[c + 1]):
+            j = position[cut_melds[i]]
+            if j >= 0:
+                kinds[fill[j]] = -1
+                rows[fill[j]] = group_total + c
+                fill[j] += 1
+    return starts, kinds, counts, rows
 
 
 @njit(cache=True)
-def lp_duals(hand, meld_counts, points, groups, max_iterations):
-    """The programme's value, duals (float64[53] per kind, float64[G] per group) and solution.
+def lp_duals(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep,
+             max_iterations):
+    """The programme over the melds ``subset`` (indices into the rows) and the cuts: its
+    value, duals (float64[53] per kind, float64[G + C] per group, then per cut) and
+    solution (float64[N], per entry of ``subset``).
 
-    Rows: the kinds held, then the groups. Stops after ``max_iterations`` pivots
-    (the duals are then those of the last basis, repaired by the caller).
+    Rows: the kinds held, then the groups, then the cuts, then (``keep`` > 0)
+    the keep rule: the melds hold at most ``hand.sum() - keep`` cards. That
+    row's dual is added to every price of a kind held (a meld's cards pay it
+    per card), so the prices alone bound every meld and each card a lay-down
+    leaves costs at least that dual (:func:`least_price`). Stops after
+    ``max_iterations`` pivots (the duals are then those of the last basis,
+    repaired by the caller).
     """
-    total = meld_counts.shape[0]
-    starts, col_kinds, col_counts = _columns(meld_counts)
-    group_total = 0
-    for m in range(total):
-        if groups[m] + 1 > group_total:
-            group_total = groups[m] + 1
+    total = subset.shape[0]
+    group_total = _group_total(groups)
+    cut_total = cut_starts.shape[0] - 1
+    starts, col_kinds, col_counts, col_rows = _columns(meld_counts, groups, cut_starts,
+                                                       cut_melds, subset, group_total)
     row_of = np.full(KIND_COUNT, -1, dtype=np.int64)
     rows = 0
     for k in range(KIND_COUNT):
@@ -72,13 +131,23 @@ def lp_duals(hand, meld_counts, points, groups, max_iterations):
             row_of[k] = rows
             rows += 1
     kind_rows = rows
-    rows += group_total
-    rhs = np.empty(rows, dtype=np.float64)
+    rows += group_total + cut_total
+    for i in range(col_kinds.shape[0]):  # every entry's row
+        col_rows[i] = row_of[col_kinds[i]] if col_kinds[i] >= 0 else kind_rows + col_rows[i]
+    card_row = -1
+    sizes = np.zeros(total, dtype=np.float64)
+    if keep > 0:
+        card_row = rows
+        rows += 1
+        for j in range(total):
+            for k in range(KIND_COUNT):
+                sizes[j] += meld_counts[subset[j], k]
+    rhs = np.ones(rows, dtype=np.float64)
     for k in range(KIND_COUNT):
         if row_of[k] >= 0:
             rhs[row_of[k]] = hand[k]
-    for g in range(group_total):
-        rhs[kind_rows + g] = 1.0
+    if card_row >= 0:
+        rhs[card_row] = max(hand.sum() - keep, 0)
     inverse = np.eye(rows)
     basic = np.empty(rows, dtype=np.int64)  # a meld, or total + row for a slack
     for r in range(rows):
@@ -91,15 +160,15 @@ def lp_duals(hand, meld_counts, points, groups, max_iterations):
         # entering column: the largest reduced cost (melds; slacks have -dual)
         entering = -1
         best = EPSILON
-        for m in range(total):
-            reduced = float(points[m])
-            for i in range(starts[m], starts[m + 1]):
-                reduced -= duals[row_of[col_kinds[i]]] * col_counts[i]
-            if groups[m] >= 0:
-                reduced -= duals[kind_rows + groups[m]]
+        for j in range(total):
+            reduced = float(points[subset[j]])
+            for i in range(starts[j], starts[j + 1]):
+                reduced -= duals[col_rows[i]] * col_counts[i]
+            if card_row >= 0:
+                reduced -= duals[card_row] * sizes[j]
             if reduced > best:
                 best = reduced
-                entering = m
+                entering = j
         for r in range(rows):
             if -duals[r] > best:
                 best = -duals[r]
@@ -110,13 +179,12 @@ def lp_duals(hand, meld_counts, points, groups, max_iterations):
         column[:] = 0.0
         if entering < total:
             for i in range(starts[entering], starts[entering + 1]):
-                row = row_of[col_kinds[i]]
+                row = col_rows[i]
                 for r in range(rows):
                     column[r] += inverse[r, row] * col_counts[i]
-            if groups[entering] >= 0:
-                row = kind_rows + groups[entering]
+            if card_row >= 0:
                 for r in range(rows):
-                    column[r] += inverse[r, row]
+                    column[r] += inverse[r, card_row] * sizes[entering]
         else:
             for r in range(rows):
                 column[r] = inverse[r, entering - total]
@@ -145,12 +213,13 @@ def lp_duals(hand, meld_counts, points, groups, max_iterations):
         for j in range(rows):
             duals[j] += best * inverse[leaving, j]
         basic[leaving] = entering
+    per_card = max(duals[card_row], 0.0) if card_row >= 0 else 0.0
     prices = np.zeros(KIND_COUNT, dtype=np.float64)
     for k in range(KIND_COUNT):
         if row_of[k] >= 0:
-            prices[k] = max(duals[row_of[k]], 0.0)
-    slack = np.zeros(group_total, dtype=np.float64)
-    for g in range(group_total):
+            prices[k] = max(duals[row_of[k]], 0.0) + per_card
+    slack = np.zeros(group_total + cut_total, dtype=np.float64)
+    for g in range(group_total + cut_total):
         slack[g] = max(duals[kind_rows + g], 0.0)
     solution = np.zeros(total, dtype=np.float64)
     for r in range(rows):
@@ -160,35 +229,46 @@ def lp_duals(hand, meld_counts, points, groups, max_iterations):
 
 
 @njit(cache=True)
-def repair(meld_counts, points, groups, prices, scale):
-    """Fixed-point prices and group slack that bound every meld exactly.
+def cut_worth(meld_total, cut_starts, cut_melds, slack, group_total):
+    """Per meld, the summed slack of the cuts that hold it (int64[M])."""
+    worth = np.zeros(meld_total, dtype=np.int64)
+    for c in range(cut_starts.shape[0] - 1):
+        for i in range(cut_starts[c], cut_starts[c + 1]):
+            worth[cut_melds[i]] += slack[group_total + c]
+    return worth
 
-    ``prices`` (float64[53]) rounded up to ``scale``; then, meld by meld, a meld
-    whose cards are worth less than its points (times ``scale``) raises each of
-    its cards' prices by an equal share of the shortfall (raising a price never
-    breaks a meld already checked), and a grouped meld's shortfall becomes its
-    group's slack. Returns (int64[53], int64[G]) with, for every meld m,
-    ``prices . counts[m] + slack[group] >= points[m] * scale``.
+
+@njit(cache=True)
+def repair(meld_counts, points, groups, cut_starts, cut_melds, subset, prices, duals, scale):
+    """Fixed-point prices and slack that bound every meld of ``subset`` exactly.
+
+    ``prices`` (float64[53]) and the cuts' duals (``duals[G:]``) rounded up to
+    ``scale``; then, meld by meld, a meld whose cards and cuts are worth less
+    than its points (times ``scale``) raises each of its cards' prices by an
+    equal share of the shortfall (raising a price never breaks a meld already
+    checked), and a grouped meld's shortfall becomes its group's slack. Returns
+    (int64[53], int64[G + C]) with, for every meld m of ``subset``, ``prices .
+    counts[m] + slack[group] + sum(slack[its cuts]) >= points[m] * scale``.
     """
-    total = meld_counts.shape[0]
-    starts, col_kinds, col_counts = _columns(meld_counts)
+    group_total = _group_total(groups)
+    cut_total = cut_starts.shape[0] - 1
     fixed = np.zeros(KIND_COUNT, dtype=np.int64)
     for k in range(KIND_COUNT):
         fixed[k] = np.int64(np.ceil(prices[k] * scale))
-    group_total = 0
-    for m in range(total):
-        if groups[m] + 1 > group_total:
-            group_total = groups[m] + 1
-    slack = np.zeros(group_total, dtype=np.int64)
+    slack = np.zeros(group_total + cut_total, dtype=np.int64)
+    for c in range(cut_total):
+        slack[group_total + c] = np.int64(np.ceil(duals[group_total + c] * scale))
+    from_cuts = cut_worth(meld_counts.shape[0], cut_starts, cut_melds, slack, group_total)
     for grouped in range(2):  # the free melds first: their repair moves the prices
-        for m in range(total):
+        for j in range(subset.shape[0]):
+            m = subset[j]
             if (groups[m] >= 0) != (grouped == 1):
                 continue
-            worth = 0
+            worth = from_cuts[m]
             size = 0
-            for i in range(starts[m], starts[m + 1]):
-                worth += fixed[col_kinds[i]] * col_counts[i]
-                size += col_counts[i]
+            for k in range(KIND_COUNT):
+                worth += fixed[k] * meld_counts[m, k]
+                size += meld_counts[m, k]
             short = points[m] * scale - worth
             if short <= 0 or size == 0:
                 continue
@@ -197,26 +277,219 @@ def repair(meld_counts, points, groups, prices, scale):
                     slack[groups[m]] = short
             else:
                 share = -((-short) // size)
-                for i in range(starts[m], starts[m + 1]):
-                    fixed[col_kinds[i]] += share
+                for k in range(KIND_COUNT):
+                    if meld_counts[m, k] > 0:
+                        fixed[k] += share
     return fixed, slack
+
+
+@njit(cache=True)
+def least_price(hand, prices):
+    """The lowest price of a kind ``hand`` holds (0 without prices): every card a lay-down
+    leaves costs its bound at least this much."""
+    if prices.shape[0] == 0:
+        return np.int64(0)
+    least = np.int64(-1)
+    for k in range(KIND_COUNT):
+        if hand[k] > 0 and (least < 0 or prices[k] < least):
+            least = prices[k]
+    return max(least, np.int64(0))
+
+
+@njit(cache=True)
+def _dual_prices(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep, scale):
+    _, prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cut_starts,
+                                          cut_melds, subset, keep, MAX_ITERATIONS)
+    fixed, slack = repair(meld_counts, points, groups, cut_starts, cut_melds, subset, prices,
+                          duals, scale)
+    return fixed, slack, np.sum(fixed * hand) + np.sum(slack), solution
 
 
 @njit(cache=True)
 def dual_prices(hand, meld_counts, points, groups, scale):
     """(int64[53] prices, int64[G] slack, the bound at the full hand scaled by ``scale``,
-    float64[M] the programme's solution)."""
-    _, prices, _, solution = lp_duals(hand, meld_counts, points, groups, MAX_ITERATIONS)
-    fixed, slack = repair(meld_counts, points, groups, prices, scale)
-    return fixed, slack, np.sum(fixed * hand) + np.sum(slack), solution
+    float64[M] the programme's solution): all the melds, no cuts, no keep rule."""
+    cut_starts, cut_melds = no_cuts()
+    return _dual_prices(hand, meld_counts, points, groups, cut_starts, cut_melds,
+                        np.arange(meld_counts.shape[0]), 0, scale)
 
 
 @njit(cache=True)
-def subset_bound(hand, meld_counts, points, groups, subset, scale):
-    """The repaired bound (scaled) of the programme over the melds ``subset`` only."""
-    fixed, slack, bound, _ = dual_prices(hand, meld_counts[subset], points[subset],
-                                         groups[subset], scale)
-    return bound
+def subset_bound(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep,
+                 scale):
+    """The repaired bound (scaled) of the programme over the melds ``subset`` only, for a
+    lay-down that leaves at least ``keep`` of the cards ``hand``."""
+    prices, _, bound, _ = _dual_prices(hand, meld_counts, points, groups, cut_starts,
+                                       cut_melds, subset, keep, scale)
+    return bound - keep * least_price(hand, prices)
+
+
+@njit(cache=True)
+def fitting(meld_counts, groups, left, candidates, used):
+    """The melds of ``candidates`` whose cards ``left`` holds and whose group is not in the
+    bit set ``used``."""
+    found = np.empty(candidates.shape[0], dtype=np.int64)
+    n = 0
+    for m in candidates:
+        if groups[m] >= 0 and (used >> groups[m]) & 1:
+            continue
+        fits = True
+        for k in range(KIND_COUNT):
+            if meld_counts[m, k] > left[k]:
+                fits = False
+                break
+        if fits:
+            found[n] = m
+            n += 1
+    return found[:n]
+
+
+@njit(cache=True)
+def reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left, prices, slack, scale,
+            gap, spare):
+    """What a lay-down worth at least the bound less ``gap`` (scaled) can use.
+
+    With prices and slack that bound every meld, a lay-down's points (times
+    ``scale``) are at most the bound less each of its melds' reduced cost
+    (``prices . counts + slack[group] + sum(slack[its cuts]) - points * scale``,
+    never negative) and less the prices of the cards it leaves (reduced-cost
+    fixing), at least ``spare`` (the keep rule's cards at the least price). So
+    such a lay-down holds only melds whose reduced cost is at most ``gap -
+    spare`` and leaves at most ``gap // price`` copies of a kind. Returns
+    (int64[M]: 1 for those melds, else 0; int64[53]: ``max_left`` lowered to
+    those copies).
+    """
+    total = meld_counts.shape[0]
+    cost = cut_worth(total, cut_starts, cut_melds, slack, _group_total(groups))
+    live = np.zeros(total, dtype=np.int64)
+    for m in range(total):
+        cost[m] -= points[m] * scale
+        for k in range(KIND_COUNT):
+            cost[m] += prices[k] * meld_counts[m, k]
+        if groups[m] >= 0:
+            cost[m] += slack[groups[m]]
+        if cost[m] <= gap - spare:
+            live[m] = 1
+    limits = max_left.copy()
+    for k in range(KIND_COUNT):
+        if prices[k] > 0 and gap // prices[k] < limits[k]:
+            limits[k] = max(gap // prices[k], 0)
+    return live, limits
+
+
+@njit(cache=True)
+def _exceeds(meld_counts, hand, groups):
+    """Conflict masks: bit k of ``above[m, t - 1]`` is set when meld m holds t or more
+    copies of kind k, of ``needs[m, t - 1]`` when it holds more than hand[k] - t;
+    melds a and b (a may be b) cannot both be laid when they share a group or some
+    ``above[a, t] & needs[b, t]`` (their copies of a kind exceed the hand's)."""
+    total = meld_counts.shape[0]
+    most = 1
+    for m in range(total):
+        for k in range(KIND_COUNT):
+            if meld_counts[m, k] > most:
+                most = meld_counts[m, k]
+    above = np.zeros((total, most), dtype=np.int64)
+    needs = np.zeros((total, most), dtype=np.int64)
+    for m in range(total):
+        for k in range(KIND_COUNT):
+            c = meld_counts[m, k]
+            for t in range(1, most + 1):
+                if c >= t:
+                    above[m, t - 1] |= np.int64(1) << k
+                if c > 0 and c > hand[k] - t:
+                    needs[m, t - 1] |= np.int64(1) << k
+    return above, needs
+
+
+@njit(cache=True)
+def _conflict(a, b, above, needs, groups):
+    if groups[a] >= 0 and groups[a] == groups[b]:
+        return True
+    for t in range(above.shape[1]):
+        if above[a, t] & needs[b, t]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds, max_new):
+    """Clique cuts that the programme's ``solution`` (over ``subset``) violates.
+
+    A clique is a set of melds every two of which (and each with itself: it
+    cannot be laid twice) cannot be laid together, so at most one of them is
+    laid: ``sum of y over it <= 1``. From each meld of the solution, in
+    decreasing order of its value, a clique is grown greedily over the
+    solution's melds (largest value first), and if it holds more than 1 it is
+    extended by every other meld of ``subset`` that conflicts with all its
+    members (a stronger cut) and kept unless it is already a cut. Returns the
+    cuts given and at most ``max_new`` new ones, as (cut_starts, cut_melds).
+    """
+    above, needs = _exceeds(meld_counts, hand, groups)
+    order = np.argsort(-solution)
+    support = 0
+    while support < order.shape[0] and solution[order[support]] > 1e-6:
+        support += 1
+    members = np.empty(subset.shape[0], dtype=np.int64)
+    in_clique = np.zeros(subset.shape[0], dtype=np.bool_)
+    new_starts = np.zeros(max_new + 1, dtype=np.int64)
+    new_melds = np.empty(max_new * subset.shape[0], dtype=np.int64)
+    found = 0
+    for s in range(support):
+        if found >= max_new:
+            break
+        seed = order[s]
+        if not _conflict(subset[seed], subset[seed], above, needs, groups):
+            continue
+        size = 1
+        members[0] = seed
+        in_clique[:] = False
+        in_clique[seed] = True
+        weight = solution[seed]
+        for pass_ in range(2):  # the solution's melds, then (a violated clique) the others
+            for i in range(support if pass_ == 0 else subset.shape[0]):
+                j = order[i] if pass_ == 0 else i
+                if in_clique[j] or (pass_ == 1 and solution[j] > 1e-6):
+                    continue
+                if not _conflict(subset[j], subset[j], above, needs, groups):
+                    continue
+                joins = True
+                for q in range(size):
+                    if not _conflict(subset[j], subset[members[q]], above, needs, groups):
+                        joins = False
+                        break
+                if joins:
+                    members[size] = j
+                    size += 1
+                    in_clique[j] = True
+                    weight += solution[j]
+            if pass_ == 0 and weight <= 1.0 + 1e-6:
+                break
+        if weight <= 1.0 + 1e-6:
+            continue
+        clique = np.sort(subset[members[:size]])
+        known = False
+        for c in range(cut_starts.shape[0] - 1):
+            if cut_starts[c + 1] - cut_starts[c] == size and (
+                    cut_melds[cut_starts[c]:cut_starts[c + 1]] == clique).all():
+                known = True
+        for c in range(found):
+            if new_starts[c + 1] - new_starts[c] == size and (
+                    new_melds[new_starts[c]:new_starts[c + 1]] == clique).all():
+                known = True
+        if known:
+            continue
+        new_melds[new_starts[found]:new_starts[found] + size] = clique
+        new_starts[found + 1] = new_starts[found] + size
+        found += 1
+    old = cut_starts.shape[0] - 1
+    starts = np.empty(old + found + 1, dtype=np.int64)
+    starts[:old + 1] = cut_starts
+    starts[old + 1:] = cut_starts[old] + new_starts[1:found + 1]
+    melds = np.empty(starts[old + found], dtype=np.int64)
+    melds[:cut_starts[old]] = cut_melds
+    melds[cut_starts[old]:] = new_melds[:new_starts[found]]
+    return starts, melds
 
 
 @njit(cache=True)
@@ -267,34 +540,36 @@ def _start(hand):
 
 
 @njit(cache=True)
-def rounded(hand, meld_counts, points, groups, keep, max_left, solution):
-    """A lay-down from the programme's solution: (points, meld indices), or (-1, none).
+def rounded(hand, meld_counts, points, groups, keep, max_left, pool, solution):
+    """A lay-down from the programme's solution over the melds ``pool`` (``solution[j]``
+    is meld ``pool[j]``'s value): (points, meld indices), or (-1, none).
 
-    Melds in decreasing order of their value in the solution (then of points),
-    each laid while it fits the cards left, its group is free and ``keep``
-    cards stay; -1 when the result leaves more copies of a kind than
+    The pool's melds in decreasing order of their value in the solution (then
+    of points), each laid while it fits the cards left, its group is free and
+    ``keep`` cards stay; -1 when the result leaves more copies of a kind than
     ``max_left`` allows (must-use cards the rounding did not lay).
     """
     left, laid = _start(hand)
-    order = np.argsort(-(solution * 1e6 + points))
-    return _finish(np.arange(meld_counts.shape[0]), order, meld_counts, points, groups, keep,
-                   max_left, left, laid)
+    order = np.argsort(-(solution * 1e6 + points[pool]))
+    return _finish(pool, order, meld_counts, points, groups, keep, max_left, left, laid)
 
 
 @njit(cache=True)
-def dived(hand, meld_counts, points, groups, keep, max_left, solution, max_solves):
-    """A lay-down by diving on the programme: (points, meld indices), or (-1, none).
+def dived(hand, meld_counts, points, groups, cut_starts, cut_melds, keep, max_left, pool,
+          solution, max_solves):
+    """A lay-down by diving on the programme over the melds ``pool`` (``solution`` as for
+    :func:`rounded`): (points, meld indices), or (-1, none).
 
     Lay every meld the solution holds whole (value 1 or more, as many copies),
-    and the one it holds most, then solve the programme of the cards left over
-    the melds that still fit (their group free), at most ``max_solves`` times;
-    what is left is finished as :func:`rounded` does, in the last solution's
-    order. -1 as there (``max_left``).
+    and the one it holds most, then solve the programme (with the cuts, which
+    stay valid for fewer cards) of the cards left over the pool's melds that
+    still fit (their group free), at most ``max_solves`` times; what is left is
+    finished as :func:`rounded` does, in the last solution's order. -1 as there
+    (``max_left``).
     """
-    total = meld_counts.shape[0]
     left, laid = _start(hand)
     current = solution.copy()
-    subset = np.arange(total)
+    subset = pool
     solves = 0
     while True:
         top = -1
@@ -308,24 +583,122 @@ def dived(hand, meld_counts, points, groups, keep, max_left, solution, max_solve
                               groups, keep, left, laid)
         if count == 0 or solves >= max_solves:
             break
-        fitting = np.empty(total, dtype=np.int64)
-        n = 0
-        for m in range(total):
-            if groups[m] >= 0 and (laid[3] >> groups[m]) & 1:
-                continue
-            fits = True
-            for k in range(KIND_COUNT):
-                if meld_counts[m, k] > left[k]:
-                    fits = False
-                    break
-            if fits:
-                fitting[n] = m
-                n += 1
-        if n == 0:
+        fits = fitting(meld_counts, groups, left, pool, laid[3])
+        if fits.shape[0] == 0:
             break
-        subset = fitting[:n]
-        _, _, _, current = lp_duals(left, meld_counts[subset], points[subset], groups[subset],
-                                    MAX_ITERATIONS)
+        subset = fits
+        _, _, _, current = lp_duals(left, meld_counts, points, groups, cut_starts, cut_melds,
+                                    subset, keep, MAX_ITERATIONS)
         solves += 1
     order = np.argsort(-(current * 1e6 + points[subset]))
     return _finish(subset, order, meld_counts, points, groups, keep, max_left, left, laid)
+
+
+@njit(cache=True)
+def _floor(hand, meld_counts, points, groups, cut_starts, cut_melds, keep, max_left, pool,
+           solution, dives, start, start_melds):
+    """The better of (start, start_melds) and the lay-downs :func:`rounded` and
+    :func:`dived` (with each of ``dives`` solves) make of ``solution``."""
+    value, melds = rounded(hand, meld_counts, points, groups, keep, max_left, pool, solution)
+    if value > start:
+        start, start_melds = value, melds.copy()
+    for solves in dives:
+        value, melds = dived(hand, meld_counts, points, groups, cut_starts, cut_melds, keep,
+                             max_left, pool, solution, solves)
+        if value > start:
+            start, start_melds = value, melds.copy()
+    return start, start_melds
+
+
+@njit(cache=True)
+def granularity(points):
+    """The greatest common divisor of the points (1 when all are 0): a lay-down worth more
+    than another is worth at least this much more."""
+    step = np.int64(0)
+    for m in range(points.shape[0]):
+        a = abs(points[m])
+        while a != 0:
+            step, a = a, step % a
+    return max(step, np.int64(1))
+
+
+@njit(cache=True)
+def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, rounds):
+    """Everything a priced search starts from: the programme, cuts, and what they rule out.
+
+    1. The programme over every meld, with the keep rule's row; its repaired
+       prices; a floor: the best lay-down that rounding and diving (``dives``:
+       the solves of each dive) make of its solution.
+    2. Reduced-cost fixing (:func:`reduced`) for lay-downs worth at least
+       ``start`` (the floor's points): the *pool* of melds they can hold.
+    3. At most ``rounds`` rounds: clique cuts the pool's solution violates
+       (:func:`separate`), the programme over the pool with them, its repaired
+       prices (kept when their bound is lower), and its rounded solution (a
+       better floor, when it is); then a dive on the last solution.
+    4. Reduced-cost fixing again, for lay-downs *better* than the floor: worth
+       at least ``start + step`` (``step``: :func:`granularity`).
+
+    Returns (prices int64[53], slack int64[G + C], bound, live int64[M] (1: may
+    be laid; empty when there is no floor), limits int64[53] (copies that may
+    stay), start (-1 if there is no floor), start_melds, step, cut_starts,
+    cut_melds). A lay-down worth ``start + step`` or more holds only live
+    melds, leaves at most ``limits`` and, with the groups and cuts still open,
+    is bounded by the prices and slack (less ``keep`` cards at the least
+    price); the bound covers every live meld. So when no live lay-down is worth
+    that much, the floor's lay-down is a best one.
+    """
+    step = granularity(points)
+    cut_starts, cut_melds = no_cuts()
+    every = np.arange(meld_counts.shape[0])
+    _, float_prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cut_starts,
+                                                cut_melds, every, keep, MAX_ITERATIONS)
+    prices, slack = repair(meld_counts, points, groups, cut_starts, cut_melds, every,
+                           float_prices, duals, scale)
+    bound = np.sum(prices * hand) + np.sum(slack)
+    start, start_melds = _floor(hand, meld_counts, points, groups, cut_starts, cut_melds, keep,
+                                max_left, every, solution, dives, np.int64(-1),
+                                np.zeros(0, dtype=np.int64))
+    if start < 0:
+        return (prices, slack, bound, np.zeros(0, dtype=np.int64), max_left, start,
+                start_melds, step, cut_starts, cut_melds)
+    live, limits = reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left, prices,
+                           slack, scale, bound - start * scale, keep * least_price(hand, prices))
+    pool = np.flatnonzero(live)
+    solution = solution[pool]
+    cuts, cut_list = cut_starts, cut_melds
+    for _ in range(rounds):
+        if bound - keep * least_price(hand, prices) < (start + step) * scale:
+            break  # the floor is proven a best lay-down
+        if pool.shape[0] == 0 or cuts.shape[0] - 1 >= MAX_CUTS:
+            break
+        more, more_list = separate(hand, meld_counts, groups, pool, solution, cuts, cut_list,
+                                   min(CUTS_PER_ROUND, MAX_CUTS - (cuts.shape[0] - 1)))
+        if more.shape[0] == cuts.shape[0]:
+            break  # no clique is violated
+        cuts, cut_list = more, more_list
+        _, float_prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cuts,
+                                                    cut_list, pool, keep, MAX_ITERATIONS)
+        new_prices, new_slack = repair(meld_counts, points, groups, cuts, cut_list, pool,
+                                       float_prices, duals, scale)
+        new_bound = np.sum(new_prices * hand) + np.sum(new_slack)
+        if (new_bound - keep * least_price(hand, new_prices)
+                < bound - keep * least_price(hand, prices)):
+            prices, slack, bound = new_prices, new_slack, new_bound
+            cut_starts, cut_melds = cuts, cut_list
+        value, melds = rounded(hand, meld_counts, points, groups, keep, max_left, pool,
+                               solution)
+        if value > start:
+            start, start_melds = value, melds.copy()
+    if (cuts.shape[0] > 1 and pool.shape[0] > 0
+            and bound - keep * least_price(hand, prices) >= (start + step) * scale):
+        start, start_melds = _floor(hand, meld_counts, points, groups, cuts, cut_list, keep,
+                                    max_left, pool, solution, dives[:1], start, start_melds)
+    again, tighter = reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left,
+                             prices, slack, scale, bound - (start + step) * scale,
+                             keep * least_price(hand, prices))
+    for m in range(live.shape[0]):
+        live[m] = live[m] & again[m]
+    for k in range(KIND_COUNT):
+        limits[k] = min(limits[k], tighter[k])
+    return (prices, slack, bound, live, limits, start, start_melds, step, cut_starts,
+            cut_melds)

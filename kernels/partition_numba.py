@@ -30,7 +30,7 @@ from kernels.catalogue_numba import catalogue as window_catalogue
 from kernels.catalogue_numba import handles as window_rules
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
-from kernels.lp_bound import dual_prices, dived, rounded, subset_bound
+from kernels.lp_bound import CUT_ROUNDS, fitting, least_price, no_cuts, priced, subset_bound
 from kernels.params import (
     COUNT_BUDGET,
     NEG_INF,
@@ -60,7 +60,7 @@ SHARE_SCALE = 1 << 20   # fixed-point scale of the per-card point bounds
 NO_VALUE = -(1 << 62)   # no child value to take in
 NODE_PROGRAMMES = 256   # a priced search solves at most this many sub-problems' programmes
 NODE_SHIFT = 11         # ... and at most one per 2^NODE_SHIFT memo entries of its budget
-DIVES = (4, 64)         # the floor: the rounded solution, or a dive with this many solves
+DIVES = np.array([4, 64])  # the floor: the rounded solution, or a dive with this many solves
 NODE_CARDS = 24         # for sub-problems of at least this many cards
 WORK_FACTOR = 8         # a priced best() search tries at most this many moves per memo entry
 MEMO_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
@@ -954,13 +954,16 @@ ST_KIND, ST_LO, ST_HI, ST_SINGLE, ST_FIELD, ST_SHIFT, ST_LOW, ST_SHARE, ST_MAXLE
 
 
 @njit(cache=True)
-def _programme(hand, meld_counts, points, groups, max_left, mode, prices, slack):
+def _programme(hand, meld_counts, points, groups, max_left, mode, prices, slack, live):
     """The steps of the programme and, when the hand fits one int64, their packed form.
 
     Returns (table int64[ST_ROWS, S], step_melds int64[M'], kinds, melds, jump,
     guards, state). ``step_melds[table[ST_LO, s]:table[ST_HI, s]]`` are step
     s's melds in catalogue order; ST_KIND is -1 for a group step; ST_MAXLEFT is
-    its kind's limit (a large number for a group step). Steps, anchors and
+    its kind's limit (a large number for a group step). ``live`` (int64[M], or
+    empty: every meld) leaves out the melds marked 0; the steps and their order
+    stay those of all the melds (a group's step is anchored by all its melds),
+    so a search over the live melds meets them in the same order. Steps, anchors and
     first cards are counted over the kinds the hand holds, in decision order
     (their *local* numbers): kind step of local kind p after the group steps
     anchored at p.
@@ -1065,7 +1068,7 @@ def _programme(hand, meld_counts, points, groups, max_left, mode, prices, slack)
         table[ST_KIND, kind_step[p]] = present[p]
         table[ST_MAXLEFT, kind_step[p]] = max_left[present[p]]
     for m in range(meld_total):  # step of each meld, in ``first``'s place
-        if first[m] < local:
+        if first[m] < local and (live.shape[0] == 0 or live[m] != 0):
             first[m] = group_step[groups[m]] if groups[m] >= 0 else kind_step[first[m]]
             table[ST_HI, first[m]] += 1
         else:
@@ -1216,7 +1219,7 @@ def _next_step(state, jump):
 
 @njit(cache=True)
 def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guards, memo, meta,
-                  overflow, tail, alpha):
+                  overflow, tail, alpha, leave):
     """The programme's value from (state, step, kept) on the packed state.
 
     mode 0 counts lay-downs (saturating, ``overflow[0]`` set on overflow);
@@ -1316,7 +1319,9 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
                     continue  # too many copies of the kind stay; deeper moves use more
                 bar = max(frames[top, FR_ACC], frames[top, FR_ALPHA])
                 if (best_mode and bar > NEG_INF and frames[top, FR_GAINED] * SHARE_SCALE
-                        + cur_bound - saved * share + tail[here + 1] <= bar * SHARE_SCALE):
+                        + cur_bound - saved * share + tail[here + 1]
+                        - (keep - min(keep, frames[top, FR_KEPT] + saved)) * leave
+                        <= bar * SHARE_SCALE):
                     continue  # this child cannot beat the frame's bar; deeper moves may
                 alpha = bar - frames[top, FR_GAINED]
                 frames[top, FR_STATE] = cur
@@ -1345,8 +1350,10 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
             saved = (cur >> shift) & low
             bar = max(frames[top, FR_ACC], frames[top, FR_ALPHA])
             child_bound = cur_bound - saved * share
+            short = keep - min(keep, frames[top, FR_KEPT] + saved)  # cards still to keep
             if saved <= max_left and not (best_mode and bar > NEG_INF and child_bound
-                                          + tail[here + 1] <= bar * SHARE_SCALE):
+                                          + tail[here + 1] - short * leave
+                                          <= bar * SHARE_SCALE):
                 alpha = bar
                 state = cur & ~field
                 bound = child_bound
@@ -1366,21 +1373,19 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
 
 
 @njit(cache=True)
-def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, tail, floors,
-                 move_limit):
+def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, tail, floor,
+                 move_limit, leave):
     """best() on the packed state: (points, sorted catalogue indices, exact)."""
     memo, meta = _packed_memo(cards, budget)
     meta[5] = move_limit
     overflow = np.zeros(1, dtype=np.int64)
-    for floor in floors:
-        target, memo = _packed_solve(state, np.int64(0), np.int64(0), keep, MODE_BEST, table,
-                                     melds, jump, kinds, guards, memo, meta, overflow, tail,
-                                     floor)
-        if target == NEG_INF or target > floor:
-            break
+    target, memo = _packed_solve(state, np.int64(0), np.int64(0), keep, MODE_BEST, table,
+                                 melds, jump, kinds, guards, memo, meta, overflow, tail, floor,
+                                 leave)
     picked = np.empty(cards + 1, dtype=np.int64)
     if (floor > NEG_INF and target <= floor) or (move_limit < INT64_MAX and meta[3] != 0):
-        return np.int64(NO_VALUE), picked[:0], False  # below the floor, or stopped
+        # nothing above the floor (``exact``: proven so), or stopped
+        return np.int64(NO_VALUE), picked[:0], meta[3] == 0
     if target == NEG_INF:
         return target, picked[:0], meta[3] == 0
     result = target
@@ -1422,10 +1427,10 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, 
                 child = cur & ~field
                 next_kept = min(keep, kept + saved)
                 if (gained * SHARE_SCALE + _bound_of(child, kinds) + tail[step + 1]
-                        >= target * SHARE_SCALE):
+                        - (keep - next_kept) * leave >= target * SHARE_SCALE):
                     sub, memo = _packed_solve(child, step + 1, next_kept, keep, MODE_BEST,
                                               table, melds, jump, kinds, guards, memo, meta,
-                                              overflow, tail, target - gained - 1)
+                                              overflow, tail, target - gained - 1, leave)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         state = child
@@ -1448,7 +1453,7 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, 
 @njit(cache=True)
 def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table, step_melds,
            shares, meld_shares, memo, memo_meta, overflow, tail, alpha, meld_counts, groups,
-           node_lp):
+           cut_starts, cut_melds, node_lp, leave):
     """_packed_solve on a counts vector (hands that do not fit one int64).
 
     Same modes, values, thresholds and move order; ``remaining`` is restored on
@@ -1517,19 +1522,11 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                         and remaining.sum() >= node_lp[1]):
                     # a large sub-problem: its own linear programme may rule it out
                     node_lp[0] -= 1
-                    subset = np.empty(step_melds.shape[0], dtype=np.int64)
-                    n = 0
-                    for j in range(table[ST_LO, step], step_melds.shape[0]):
-                        m = step_melds[j]
-                        fits = True
-                        for i in range(widths[m]):
-                            if mults[m, i] > remaining[kinds[m, i]]:
-                                fits = False
-                                break
-                        if fits:
-                            subset[n] = m
-                            n += 1
-                    if subset_bound(remaining, meld_counts, points, groups, subset[:n],
+                    # the melds of this step and later ones (their groups all open) that fit
+                    subset = fitting(meld_counts, groups, remaining,
+                                     step_melds[table[ST_LO, step]:], 0)
+                    if subset_bound(remaining, meld_counts, points, groups, cut_starts,
+                                    cut_melds, subset, keep - kept,
                                     SHARE_SCALE) <= alpha * SHARE_SCALE:
                         memo = _memo_put(memo, memo_meta, state_key, key2, alpha * 2 + 1)
                         value = alpha
@@ -1595,7 +1592,9 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                     child_bound = bound - saved * shares[kind]
                 bar = max(f_int[top, FR_ACC], f_int[top, FR_ALPHA])
                 if (best_mode and bar > NEG_INF and f_int[top, FR_GAINED] * SHARE_SCALE
-                        + child_bound + tail[here + 1] <= bar * SHARE_SCALE):
+                        + child_bound + tail[here + 1]
+                        - (keep - min(keep, f_int[top, FR_KEPT] + saved)) * leave
+                        <= bar * SHARE_SCALE):
                     continue  # this child cannot beat the frame's bar; deeper moves may
                 alpha = bar - f_int[top, FR_GAINED]
                 f_int[top, FR_SAVED] = saved
@@ -1627,9 +1626,10 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                 saved = remaining[kind]
                 child_bound = bound - saved * shares[kind]
             bar = max(f_int[top, FR_ACC], f_int[top, FR_ALPHA])
+            short = keep - min(keep, f_int[top, FR_KEPT] + saved)  # cards still to keep
             if (kind < 0 or saved <= max_left[kind]) and not (
                     best_mode and bar > NEG_INF
-                    and child_bound + tail[here + 1] <= bar * SHARE_SCALE):
+                    and child_bound + tail[here + 1] - short * leave <= bar * SHARE_SCALE):
                 alpha = bar
                 f_int[top, FR_SAVED] = saved
                 if kind >= 0:
@@ -1668,22 +1668,24 @@ def count(hand, meld_counts, budget=COUNT_BUDGET):
     groups = fixed[meld_total:]
     groups[:] = -1
     table, step_melds, kinds, melds, jump, guards, state, tail = _programme(
-        hand, meld_counts, points, groups, hand, MODE_COUNT, fixed[:0], fixed[:0])
+        hand, meld_counts, points, groups, hand, MODE_COUNT, fixed[:0], fixed[:0], fixed[:0])
     overflow = np.zeros(1, dtype=np.int64)
     if kinds.shape[1] > 0:
         memo, meta = _packed_memo(hand.sum(), budget)
         total, _ = _packed_solve(state, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, table,
                                  melds, jump, kinds, guards, memo, meta, overflow, tail,
-                                 np.int64(NEG_INF))
+                                 np.int64(NEG_INF), np.int64(0))
         return total, overflow[0], meta[3] != 0
     memo, memo_meta = _memo_new(MEMO_BITS, budget)
     prepared = _prepare(hand, meld_counts)
     shares = np.zeros(KIND_COUNT, dtype=np.int64)
     meld_shares = np.zeros(meld_total, dtype=np.int64)
     remaining = hand.copy()
+    cut_starts, cut_melds = no_cuts()
     total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points, hand,
                       prepared, table, step_melds, shares, meld_shares, memo, memo_meta, overflow,
-                      tail, np.int64(NEG_INF), meld_counts, groups, np.zeros(2, dtype=np.int64))
+                      tail, np.int64(NEG_INF), meld_counts, groups, cut_starts, cut_melds,
+                      np.zeros(2, dtype=np.int64), np.int64(0))
     return total, overflow[0], memo_meta[3] != 0
 
 
@@ -1698,66 +1700,93 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     ``groups`` (int64[M], -1 or a group 0..62: at most one meld per group) and
     ``max_left`` (int64[53]: most copies of each kind left in hand) are the
     optimizer's constraints of partition_ref.best_laydown; without groups the
-    steps are the first-card programme's. The lay-down returned is the first optimal one in the
-    reference's order (at each kind: the empty multiset, then multisets in
-    depth-first order), so every backend returns the same melds.
+    steps are the first-card programme's. Below PRICED_CARDS cards the lay-down
+    returned is the first optimal one in the reference's order (at each kind:
+    the empty multiset, then multisets in depth-first order), so every backend
+    returns the same melds.
 
     From PRICED_CARDS cards the search is bounded by the linear programme
-    (kernels.lp_bound): its repaired dual prices replace the per-card shares,
-    its rounded solution or a dive on it (kernels.lp_bound.dived), the better,
-    is a lay-down whose points are the floor (the search looks only for ones as
-    good, so a proof costs less), and a priced search
-    also stops after WORK_FACTOR * ``budget`` moves. A stopped priced search
-    answers that floor's lay-down (legal, ``exact`` False); proven answers are
-    the unpriced programme's, melds included.
+    (kernels.lp_bound.priced): the keep rule's row and clique cuts tighten it,
+    its repaired dual prices replace the per-card shares, a lay-down made of
+    its solution (rounded, or a dive) is the floor, and the search looks only
+    for lay-downs *better* than the floor (worth at least its points plus the
+    points' granularity), over the melds and leftovers whose reduced cost such
+    a lay-down can afford (kernels.lp_bound.reduced). When it finds none, the
+    floor's lay-down is proven best: the answer is then a best lay-down with
+    the same points as the reference's, not always the same melds. A priced
+    search also stops after WORK_FACTOR * ``budget`` moves; it then answers
+    the floor's lay-down (legal, ``exact`` False).
     """
-    floors = np.full(1, NEG_INF, dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    cut_starts, cut_melds = no_cuts()
     if hand.sum() < PRICED_CARDS:
-        none = np.zeros(0, dtype=np.int64)
         return best_priced(hand, meld_counts, points, keep, groups, max_left, budget, none,
-                           none, floors)
-    # the linear programme's prices bound the search, its rounded solution is the floor
-    prices, slack, _, solution = dual_prices(hand, meld_counts, points, groups, SHARE_SCALE)
-    start, start_melds = rounded(hand, meld_counts, points, groups, keep, max_left, solution)
-    for solves in DIVES:
-        other, other_melds = dived(hand, meld_counts, points, groups, keep, max_left, solution,
-                                   solves)
-        if other > start:
-            start, start_melds = other, other_melds
-    if start >= 0:
-        floors[0] = start - 1
-    value, picked, exact = best_priced(hand, meld_counts, points, keep, groups, max_left, budget,
-                                       prices, slack, floors,
+                           none, NEG_INF, none, cut_starts, cut_melds)
+    # the linear programme's prices and cuts bound the search, a lay-down from its solution
+    # is the floor, and reduced costs rule out melds and leftovers
+    (prices, slack, _, live, limits, start, start_melds, step, cut_starts,
+     cut_melds) = priced(hand, meld_counts, points, groups, keep, max_left, SHARE_SCALE, DIVES,
+                         CUT_ROUNDS)
+    floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
+    value, picked, exact = best_priced(hand, meld_counts, points, keep, groups, limits, budget,
+                                       prices, slack, floor, live, cut_starts, cut_melds,
                                        min(NODE_PROGRAMMES, budget >> NODE_SHIFT), NODE_CARDS)
     if value != NO_VALUE:
         return value, picked, exact
-    if start >= 0:  # the search stopped at its budget: the rounded solution stands
-        return start, np.sort(start_melds), False
-    none = np.zeros(0, dtype=np.int64)
-    floors[0] = NEG_INF
+    if start >= 0:
+        # nothing better than the floor's lay-down (proven: it is a best one), or stopped
+        return start, np.sort(start_melds), exact
+    cut_starts, cut_melds = no_cuts()
     value, picked, _ = best_priced(hand, meld_counts, points, keep, groups, max_left, budget,
-                                   none, none, floors)
+                                   none, none, NEG_INF, none, cut_starts, cut_melds)
     return value, picked, False
 
 
 @njit(cache=True)
+def _cut_tail(tail, table, step_melds, meld_total, cut_starts, cut_melds, slack, group_total):
+    """Add to ``tail[s]`` each cut's slack while a step at or after s holds one of its melds."""
+    if cut_starts.shape[0] < 2:
+        return
+    step_of = np.full(meld_total, -1, dtype=np.int64)
+    for s in range(table.shape[1]):
+        for j in range(table[ST_LO, s], table[ST_HI, s]):
+            step_of[step_melds[j]] = s
+    for c in range(cut_starts.shape[0] - 1):
+        last = -1
+        for i in range(cut_starts[c], cut_starts[c + 1]):
+            last = max(last, step_of[cut_melds[i]])
+        for s in range(last + 1):
+            tail[s] += slack[group_total + c]
+
+
+@njit(cache=True)
 def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, prices, slack,
-                floors, node_programmes=NODE_PROGRAMMES, node_cards=NODE_CARDS):
+                floor, live, cut_starts, cut_melds, node_programmes=NODE_PROGRAMMES,
+                node_cards=NODE_CARDS):
     """best() with the bound of a dual-feasible price vector (see kernels.lp_bound).
 
     ``prices`` (int64[53], fixed point SHARE_SCALE; empty: the per-card shares
-    of _shares) and ``slack`` (int64[G], the groups' dual values) must satisfy,
-    for every meld m, prices . counts[m] + slack[group of m] >= points[m] *
-    SHARE_SCALE: then a remaining hand r with the groups g still open can
-    reach at most prices . r + sum(slack[g]). Any such vector keeps the answer
-    exact and the lay-down the same; a tight one prunes more.
+    of _shares) and ``slack`` (int64[G + C], the groups' and the cuts' dual
+    values; cut c holds the melds cut_melds[cut_starts[c]:cut_starts[c + 1]],
+    of which at most one is laid) must satisfy, for every live meld m, prices .
+    counts[m] + slack[group of m] + sum(slack[cuts of m]) >= points[m] *
+    SHARE_SCALE: then a remaining hand r with the groups and cuts g still open
+    can reach at most prices . r + sum(slack[g]). Any such vector keeps the answer
+    exact and the lay-down the same; a tight one prunes more. ``floor``: the
+    search looks only for lay-downs worth more (NEG_INF: any); ``live``: the
+    melds it may lay (int64[M], 1 or 0; empty: all), see _programme. Answers
+    NO_VALUE when no lay-down is worth more than the floor (``exact`` True) or
+    the search stopped at its budget (``exact`` False).
     """
     move_limit = INT64_MAX if prices.shape[0] == 0 else WORK_FACTOR * budget
     table, step_melds, kinds, melds, jump, guards, state, tail = _programme(
-        hand, meld_counts, points, groups, max_left, MODE_BEST, prices, slack)
+        hand, meld_counts, points, groups, max_left, MODE_BEST, prices, slack, live)
+    _cut_tail(tail, table, step_melds, meld_counts.shape[0], cut_starts, cut_melds, slack,
+              slack.shape[0] - (cut_starts.shape[0] - 1))
+    leave = least_price(hand, prices)
     if kinds.shape[1] > 0:
         return _packed_best(state, keep, table, melds, jump, kinds, guards, hand.sum(), budget,
-                            tail, floors, move_limit)
+                            tail, floor, move_limit, leave)
     memo, memo_meta = _memo_new(MEMO_BITS, budget)
     overflow = np.zeros(1, dtype=np.int64)
     prepared = _prepare(hand, meld_counts)
@@ -1775,15 +1804,14 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
             for j in range(widths[m]):
                 meld_shares[m] += mults[m, j] * shares[kinds_of[m, j]]
     remaining = hand.copy()
-    for floor in floors:
-        target, memo = _solve(remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points,
-                              max_left, prepared, table, step_melds, shares, meld_shares, memo,
-                              memo_meta, overflow, tail, floor, meld_counts, groups, node_lp)
-        if target == NEG_INF or target > floor:
-            break
+    target, memo = _solve(remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points,
+                          max_left, prepared, table, step_melds, shares, meld_shares, memo,
+                          memo_meta, overflow, tail, floor, meld_counts, groups, cut_starts,
+                          cut_melds, node_lp, leave)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if (floor > NEG_INF and target <= floor) or (move_limit < INT64_MAX and memo_meta[3] != 0):
-        return np.int64(NO_VALUE), picked[:0], False  # below the floor, or stopped
+        # nothing above the floor (``exact``: proven so), or stopped
+        return np.int64(NO_VALUE), picked[:0], memo_meta[3] == 0
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0
     hand_layers = _hand_layers(remaining)
@@ -1826,11 +1854,13 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
                 child_bound = 0
                 for k in range(KIND_COUNT):
                     child_bound += remaining[k] * shares[k]
-                if gained * SHARE_SCALE + child_bound + tail[step + 1] >= target * SHARE_SCALE:
+                if (gained * SHARE_SCALE + child_bound + tail[step + 1]
+                        - (keep - next_kept) * leave >= target * SHARE_SCALE):
                     sub, memo = _solve(remaining, step + 1, next_kept, keep, MODE_BEST, points,
                                        max_left, prepared, table, step_melds, shares,
                                        meld_shares, memo, memo_meta, overflow, tail,
-                                       target - gained - 1, meld_counts, groups, node_lp)
+                                       target - gained - 1, meld_counts, groups, cut_starts,
+                                       cut_melds, node_lp, leave)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         kept = next_kept

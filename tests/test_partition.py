@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kernels import partition, partition_ref
 from kernels.encoding import JOKER, KIND_COUNT
-from kernels.params import NEG_INF, decision_order
+from kernels.params import NEG_INF, PRICED_CARDS, decision_order
 from solver.cards import Hand
 from solver.errors import BiribaError, ImpossiblePositionError
 from solver.laydown import (
@@ -232,7 +232,25 @@ def test_backends_agree_on_best_with_groups_and_max_left(preset, counts, keep, d
     groups, max_left = _constraints(draw_groups, draw_limits, len(table.keys), counts)
     expected = partition.best(hand, table, keep, "python", groups, max_left)
     for backend in FAST_BACKENDS:
-        assert partition.best(hand, table, keep, backend, groups, max_left) == expected, backend
+        found = partition.best(hand, table, keep, backend, groups, max_left)
+        if backend == "numba" and hand.sum() >= PRICED_CARDS:
+            # the priced search answers a best lay-down, not always the reference's first
+            assert (found.points, found.exact) == (expected.points, expected.exact)
+            _assert_legal(hand, table, found, keep, groups, max_left)
+        else:
+            assert found == expected, backend
+
+
+def _assert_legal(hand, table, found, keep, groups, max_left):
+    """``found`` is a lay-down of ``hand`` within the constraints, worth its points."""
+    if found.points == NEG_INF:
+        return
+    used = table.counts[found.indices].sum(axis=0) if found.indices else np.zeros(KIND_COUNT)
+    left = hand - used
+    taken = [int(groups[i]) for i in found.indices if groups[i] >= 0]
+    assert (left >= 0).all() and left.sum() >= keep and (left <= np.asarray(max_left)).all()
+    assert len(taken) == len(set(taken))
+    assert int(table.points[found.indices].sum()) == found.points
 
 
 # --- the solver API ----------------------------------------------------------------
