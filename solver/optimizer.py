@@ -186,7 +186,10 @@ def _solve_kernel(instance: Instance, candidates: Candidates, weights, backend):
 
 
 def _result(instance, candidates, chosen, optimal, solver, config, seconds) -> LayDown:
-    backend = partition.resolve_backend(config.backend)
+    if solver == "kernel":
+        backend = partition.best_backend(config.backend, len(instance.hand))
+    else:
+        backend = partition.resolve_backend(config.backend)  # the catalogue's
     if chosen is None:
         return LayDown(melds=(), left=instance.hand, points=0, optimal=optimal, backend=backend,
                        solver=solver, seconds=seconds, feasible=False)

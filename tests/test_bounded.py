@@ -5,6 +5,7 @@ its compiled backends memoise at most a budget of sub-problems and then say thei
 answer is not proven best. RULES.md §2 (melds, extending), §5.1 (taking the pile).
 """
 
+import json
 import random
 
 import numpy as np
@@ -44,7 +45,8 @@ def _legal(instance, result):
 
 @pytest.mark.parametrize("backend", COMPILED)
 def test_a_small_budget_gives_a_legal_lay_down_marked_not_exact(backend):
-    instance = random_instance(3, 30, 8, "classic")
+    # 19 cards: below PRICED_CARDS, where no bound proves the answer without a search
+    instance = random_instance(3, 19, 8, "classic")
     candidates = build_candidates(instance)
     hand = np.array(instance.hand.counts, dtype=np.int64)
     exact = partition.best(hand, candidates.rows, 1, backend, candidates.groups)
@@ -56,6 +58,24 @@ def test_a_small_budget_gives_a_legal_lay_down_marked_not_exact(backend):
     assert len(set(candidates.groups[short.indices][candidates.groups[short.indices] >= 0]
                    .tolist())) == int((candidates.groups[short.indices] >= 0).sum())
     assert sum(int(candidates.points[i]) for i in short.indices) == short.points
+
+
+def test_from_priced_cards_a_small_budget_may_prove_the_floor_best():
+    # the linear programme's floor and bound meet on these 30-card instances, so numba
+    # proves its answer within 50 moves; a proof must give the unbounded search's points
+    proofs = 0
+    for seed in range(4):
+        instance = random_instance(seed, 30, 8, "classic")
+        candidates = build_candidates(instance)
+        hand = np.array(instance.hand.counts, dtype=np.int64)
+        exact = partition.best(hand, candidates.rows, 1, "numba", candidates.groups)
+        short = partition.best(hand, candidates.rows, 1, "numba", candidates.groups, budget=50)
+        assert exact.exact
+        if short.exact:
+            proofs += 1
+            assert short.points == exact.points
+        assert sum(int(candidates.points[i]) for i in short.indices) == short.points
+    assert proofs >= 3
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -127,13 +147,31 @@ def test_the_greedy_pickup_with_a_big_pile_answers_as_cp_sat_plans(seed):
     assert taken == ("pile" if values[1] > values[0] else "draw")
 
 
-def test_cli_kernel_on_a_huge_instance_says_it_is_not_proven(capsys):
-    instance = random_instance(515000, 45, 10, "classic")
+def _huge_argv(seed):
+    instance = random_instance(seed, 45, 10, "classic")
     argv = ["best", str(instance.hand), "--solver", "kernel", "--opened",
             "--trump", "SHDC"[instance.trump]]
     for meld in instance.table:
         argv += ["--table", str(meld)]
-    code, out, err = run(capsys, *argv)
+    return instance, argv
+
+
+@pytest.mark.parametrize("seed", [515000, 515001])
+def test_cli_kernel_proves_the_instances_that_aborted(capsys, seed):
+    """The issue's instances (45 cards + 10 table melds; once 8.4 GB and std::bad_alloc):
+    the kernel path (numba, priced) now answers CP-SAT's optimum and proves it."""
+    instance, argv = _huge_argv(seed)
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["points"] == optimize_laydown(instance, Config(solver="cpsat")).points
+    assert answer["optimal"] is True
+
+
+def test_cli_kernel_on_a_huge_instance_says_when_it_is_not_proven(capsys):
+    # Cython has no bound: its search stops at the budget and says so
+    _, argv = _huge_argv(515000)
+    code, out, err = run(capsys, *argv, "--backend", "cython")
     assert code == 0, err
     assert "not proven optimal: the kernel's search budget" in out
 
