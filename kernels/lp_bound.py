@@ -40,6 +40,7 @@ MAX_ITERATIONS = 2000
 CUT_ROUNDS = 8      # priced(): at most this many rounds of cuts
 CUTS_PER_ROUND = 16
 MAX_CUTS = 64
+STALLED_ROUNDS = 3  # ... ending after this many in a row that lower the bound by < a step
 
 
 @njit(cache=True)
@@ -634,7 +635,8 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
     3. At most ``rounds`` rounds: clique cuts the pool's solution violates
        (:func:`separate`), the programme over the pool with them, its repaired
        prices (kept when their bound is lower), and its rounded solution (a
-       better floor, when it is); then a dive on the last solution.
+       better floor, when it is); STALLED_ROUNDS rounds in a row that lower the
+       bound by less than ``step`` end them. Then a dive on the last solution.
     4. Reduced-cost fixing again, for lay-downs *better* than the floor: worth
        at least ``start + step`` (``step``: :func:`granularity`).
 
@@ -666,7 +668,11 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
     pool = np.flatnonzero(live)
     solution = solution[pool]
     cuts, cut_list = cut_starts, cut_melds
+    last = bound - keep * least_price(hand, prices)
+    stalled = 0  # rounds in a row that lowered the programme's bound by less than a step
     for _ in range(rounds):
+        if stalled >= STALLED_ROUNDS:
+            break
         if bound - keep * least_price(hand, prices) < (start + step) * scale:
             break  # the floor is proven a best lay-down
         if pool.shape[0] == 0 or cuts.shape[0] - 1 >= MAX_CUTS:
@@ -681,8 +687,10 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
         new_prices, new_slack = repair(meld_counts, points, groups, cuts, cut_list, pool,
                                        float_prices, duals, scale)
         new_bound = np.sum(new_prices * hand) + np.sum(new_slack)
-        if (new_bound - keep * least_price(hand, new_prices)
-                < bound - keep * least_price(hand, prices)):
+        reached = new_bound - keep * least_price(hand, new_prices)
+        stalled = stalled + 1 if last - reached < step * scale else 0
+        last = reached
+        if reached < bound - keep * least_price(hand, prices):
             prices, slack, bound = new_prices, new_slack, new_bound
             cut_starts, cut_melds = cuts, cut_list
         value, melds = rounded(hand, meld_counts, points, groups, keep, max_left, pool,
