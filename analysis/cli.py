@@ -236,7 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="most points (default), most cards, or going out")
     best.add_argument("--solver", choices=SOLVERS, default="auto",
                       help="exact partition kernel, OR-Tools CP-SAT, or auto (default: the "
-                           "kernel up to 38 cards without table melds and 34 with)")
+                           "kernel up to 60 cards, CP-SAT above and where the kernel "
+                           "stops at its budget)")
     best.add_argument("--time-limit", type=float, default=10.0,
                       help="CP-SAT limit in deterministic time (default 10)")
     best.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 6),

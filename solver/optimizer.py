@@ -40,9 +40,10 @@ from solver.rules import RuleSet
 
 SOLVERS = ("auto", "kernel", "cpsat")
 MAX_TIME_LIMIT = 3600.0   # CP-SAT deterministic time; an hour bounds any request
-# auto: the kernel path up to these hand sizes (without / with table melds), CP-SAT above;
-# measured crossovers in benchmarks/README.md ("Turn optimizer").
-AUTO_KERNEL_CARDS = (38, 34)
+# auto: the kernel path up to these hand sizes (without / with table melds), CP-SAT above
+# and wherever the kernel stops at its budget; per objective, as measured in
+# benchmarks/README.md ("Cuts, the keep row and the floor's proof": `auto` re-tuned).
+AUTO_KERNEL_CARDS = {"points": (60, 60), "cards": (60, 45), "out": (60, 45)}
 OBJECTIVES = ("points", "cards", "out")
 CARD_WEIGHT = 1_000_000   # "cards"/"out": one laid card outweighs any sum of points
 
@@ -107,9 +108,9 @@ class Config:
     most points) or ``out`` (go out, keeping exactly ``keep`` cards, with the
     most points; ``goes_out`` in the result says whether it can).
     ``solver``: ``kernel``, ``cpsat``, or ``auto`` (the default): the kernel path
-    for hands of up to 38 cards without table melds and 34 with, CP-SAT for larger
-    ones, where the kernel's search grows much faster than CP-SAT's (and CP-SAT
-    too where the kernel stops at its budget).
+    for hands of up to 60 cards (up to 45 with table melds for the ``cards`` and
+    ``out`` objectives: AUTO_KERNEL_CARDS), CP-SAT for larger ones and where the
+    kernel stops at its budget.
     ``time_limit``: CP-SAT's limit in deterministic time units (about seconds).
     """
 
@@ -146,7 +147,7 @@ def optimize_laydown(instance: Instance, config: Config = Config()) -> LayDown:
     weights = _weights(candidates, config.objective)
     solver = config.solver
     if solver == "auto":
-        limit = AUTO_KERNEL_CARDS[1 if instance.table else 0]
+        limit = AUTO_KERNEL_CARDS[config.objective][1 if instance.table else 0]
         solver = "kernel" if len(instance.hand) <= limit else "cpsat"
     if solver == "kernel" and instance.minimum and config.objective != "points":
         solver = "cpsat"  # the kernel maximises one sum; a minimum on another is CP-SAT's job

@@ -372,13 +372,21 @@ def test_partnership_rules_pass_through():
 def test_auto_picks_the_kernel_for_small_hands_and_cpsat_for_large_ones():
     from solver.optimizer import AUTO_KERNEL_CARDS
 
-    loose, tabled = AUTO_KERNEL_CARDS
-    small = optimize_laydown(random_instance(1, hand_size=tabled, table_melds=3))
-    assert small.solver == "kernel"
-    large = optimize_laydown(random_instance(1, hand_size=tabled + 1, table_melds=3))
-    assert large.solver == "cpsat"
-    assert optimize_laydown(random_instance(1, hand_size=loose)).solver == "kernel"
-    assert optimize_laydown(random_instance(1, hand_size=loose + 1)).solver == "cpsat"
+    from solver.values import MAX_HAND_CARDS
+
+    # the kernel answers up to the limit (CP-SAT where it stops at its budget), CP-SAT above;
+    # a limit of MAX_HAND_CARDS is every hand the kernels take
+    for objective, limits in AUTO_KERNEL_CARDS.items():
+        config = Config(objective=objective)
+        for tables, limit in zip((0, 3), limits):
+            instance = random_instance(1, limit, tables)
+            alone = optimize_laydown(instance, Config(solver="kernel", objective=objective))
+            small = optimize_laydown(instance, config)
+            assert small.solver == ("kernel" if alone.optimal else "cpsat")
+            if limit < MAX_HAND_CARDS:
+                large = optimize_laydown(random_instance(1, limit + 1, tables), config)
+                assert large.solver == "cpsat"
+    assert AUTO_KERNEL_CARDS["cards"][1] < MAX_HAND_CARDS  # the test sees both sides
 
 
 # --- the rows, defined once (kernels/candidates.py) ------------------------------------------
