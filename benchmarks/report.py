@@ -4,7 +4,8 @@
 
 For every hand set (benchmarks/hands.py) and backend it times, per hand, the
 catalogue, the count and the best lay-down (best of ``--repeat`` runs), and
-prints medians and the ratio of the reference's time to each backend's. It
+prints medians and the ratio of the reference's time to each backend's; then the count
+through the public API (solver.laydown.count_laydowns_timed) on the 16-card set. It
 also times the first kernel call in a fresh process with a warm numba cache.
 """
 
@@ -18,7 +19,9 @@ import time
 
 from benchmarks.hands import hand_set
 from kernels import partition
-from solver.laydown import rule_params
+from kernels.params import PYTHON_MAX_CARDS
+from solver.cards import Hand
+from solver.laydown import count_laydowns_timed, rule_params
 from solver.rules import get_rules
 
 BACKENDS = ("python", "numba", "cython")
@@ -50,17 +53,36 @@ def _time(function, repeat):
     return best
 
 
-def measure(size, backend, repeat, with_count):
+def measure(size, backend, repeat, with_count, with_best=True):
     params = rule_params(get_rules("classic"), None)
     rows = {"catalogue": [], "count": [], "best": []}
     for hand in hand_set(size):
         table = partition.catalogue(hand, params, backend)
-        partition.best(hand, table, 1, backend)  # warm up (numba load)
+        if with_best:
+            partition.best(hand, table, 1, backend)  # warm up (numba load)
         rows["catalogue"].append(_time(lambda: partition.catalogue(hand, params, backend), repeat))
         if with_count:
             rows["count"].append(_time(lambda: partition.count(hand, table, backend), repeat))
-        rows["best"].append(_time(lambda: partition.best(hand, table, 1, backend), repeat))
+        if with_best:
+            rows["best"].append(_time(lambda: partition.best(hand, table, 1, backend), repeat))
     return {name: statistics.median(values) if values else None for name, values in rows.items()}
+
+
+def public_count(size, repeat):
+    """Median per hand of :func:`solver.laydown.count_laydowns_timed` (catalogue + count,
+    warm; the kernels' own time) for each backend, in seconds."""
+    hands = [Hand.from_kinds([kind for kind in range(len(counts))
+                              for _ in range(int(counts[kind]))]) for counts in hand_set(size)]
+    medians = {}
+    for backend in BACKENDS:
+        times = []
+        for hand in hands:
+            count_laydowns_timed(hand, backend=backend)
+            times.append(min(count_laydowns_timed(hand, backend=backend)[1]
+                             for _ in range(max(1, repeat // 10) if backend == "python"
+                                            else repeat)))
+        medians[backend] = statistics.median(times)
+    return medians
 
 
 def main(argv=None):
@@ -74,8 +96,9 @@ def main(argv=None):
         results = {}
         for backend in BACKENDS:
             repeat = 1 if backend == "python" else args.repeat
-            with_count = not (backend == "python" and size >= 30)
-            results[backend] = measure(size, backend, repeat, with_count)
+            # the reference searches only hands it can finish (PYTHON_MAX_CARDS)
+            searches = not (backend == "python" and size > PYTHON_MAX_CARDS)
+            results[backend] = measure(size, backend, repeat, searches, searches)
             print(f"  measured {size} cards on {backend}", file=sys.stderr, flush=True)
         for task in ("catalogue", "count", "best"):
             cells = []
@@ -89,6 +112,11 @@ def main(argv=None):
                 for b in ("numba", "cython")
             ]
             print(f"| {size} | {task} | " + " | ".join(cells + ratios) + " |")
+    public = public_count(16, 10 * args.repeat)
+    print(f"\npublic API, 16 cards (count_laydowns_timed: catalogue + count, warm, median per "
+          f"hand): python {public['python'] * 1e6:.0f} µs, numba {public['numba'] * 1e6:.1f} µs "
+          f"({public['python'] / public['numba']:.0f}×), cython {public['cython'] * 1e6:.1f} µs "
+          f"({public['python'] / public['cython']:.0f}×)")
     firsts = []
     for _ in range(3):
         out = subprocess.run([sys.executable, "-c", FIRST_CALL], capture_output=True,
