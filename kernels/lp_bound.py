@@ -379,28 +379,37 @@ def reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left, prices
 
 
 @njit(cache=True)
-def _exceeds(meld_counts, hand, groups):
-    """Conflict masks: bit k of ``above[m, t - 1]`` is set when meld m holds t or more
-    copies of kind k, of ``needs[m, t - 1]`` when it holds more than hand[k] - t;
-    melds a and b (a may be b) cannot both be laid when they share a group or some
-    ``above[a, t] & needs[b, t]`` (their copies of a kind exceed the hand's)."""
-    total = meld_counts.shape[0]
+def _exceeds(meld_counts, hand, groups, subset):
+    """Conflict masks of the melds ``subset`` (by position j in it): bit k of
+    ``above[j, t - 1]`` is set when meld subset[j] holds t or more copies of kind k,
+    of ``needs[j, t - 1]`` when it holds more than hand[k] - t; melds at positions
+    a and b (a may be b) cannot both be laid when they share a group (``sub_groups``)
+    or some ``above[a, t] & needs[b, t]`` (their copies of a kind exceed the hand's).
+    ``alone[j]``: the meld at j conflicts with itself (it cannot be laid twice)."""
+    total = subset.shape[0]
     most = 1
-    for m in range(total):
+    for j in range(total):
         for k in range(KIND_COUNT):
-            if meld_counts[m, k] > most:
-                most = meld_counts[m, k]
+            if meld_counts[subset[j], k] > most:
+                most = meld_counts[subset[j], k]
     above = np.zeros((total, most), dtype=np.int64)
     needs = np.zeros((total, most), dtype=np.int64)
-    for m in range(total):
+    sub_groups = np.empty(total, dtype=np.int64)
+    alone = np.zeros(total, dtype=np.bool_)
+    for j in range(total):
+        m = subset[j]
+        sub_groups[j] = groups[m]
         for k in range(KIND_COUNT):
             c = meld_counts[m, k]
+            if c == 0:
+                continue
             for t in range(1, most + 1):
                 if c >= t:
-                    above[m, t - 1] |= np.int64(1) << k
-                if c > 0 and c > hand[k] - t:
-                    needs[m, t - 1] |= np.int64(1) << k
-    return above, needs
+                    above[j, t - 1] |= np.int64(1) << k
+                if c > hand[k] - t:
+                    needs[j, t - 1] |= np.int64(1) << k
+        alone[j] = _conflict(j, j, above, needs, sub_groups)
+    return above, needs, sub_groups, alone
 
 
 @njit(cache=True)
@@ -426,7 +435,7 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
     members (a stronger cut) and kept unless it is already a cut. Returns the
     cuts given and at most ``max_new`` new ones, as (cut_starts, cut_melds).
     """
-    above, needs = _exceeds(meld_counts, hand, groups)
+    above, needs, sub_groups, alone = _exceeds(meld_counts, hand, groups, subset)
     order = np.argsort(-solution)
     support = 0
     while support < order.shape[0] and solution[order[support]] > 1e-6:
@@ -436,11 +445,16 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
     new_starts = np.zeros(max_new + 1, dtype=np.int64)
     new_melds = np.empty(max_new * subset.shape[0], dtype=np.int64)
     found = 0
+    # the cliques grown over the solution's melds so far (a basic solution holds at most
+    # one meld per row of the programme: support <= 53 + groups + cuts + 1)
+    grown_starts = np.zeros(support + 1, dtype=np.int64)
+    grown_melds = np.empty(support * support, dtype=np.int64)
+    grown_total = 0
     for s in range(support):
         if found >= max_new:
             break
         seed = order[s]
-        if not _conflict(subset[seed], subset[seed], above, needs, groups):
+        if not alone[seed]:
             continue
         size = 1
         members[0] = seed
@@ -452,11 +466,11 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
                 j = order[i] if pass_ == 0 else i
                 if in_clique[j] or (pass_ == 1 and solution[j] > 1e-6):
                     continue
-                if not _conflict(subset[j], subset[j], above, needs, groups):
+                if not alone[j]:
                     continue
                 joins = True
                 for q in range(size):
-                    if not _conflict(subset[j], subset[members[q]], above, needs, groups):
+                    if not _conflict(j, members[q], above, needs, sub_groups):
                         joins = False
                         break
                 if joins:
@@ -464,8 +478,23 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
                     size += 1
                     in_clique[j] = True
                     weight += solution[j]
-            if pass_ == 0 and weight <= 1.0 + 1e-6:
-                break
+            if pass_ == 0:
+                if weight <= 1.0 + 1e-6:
+                    break
+                # the same melds from another seed grow the same cut: skip them
+                grown = np.sort(members[:size])
+                repeat = False
+                for c in range(grown_total):
+                    if grown_starts[c + 1] - grown_starts[c] == size and (
+                            grown_melds[grown_starts[c]:grown_starts[c + 1]] == grown).all():
+                        repeat = True
+                        break
+                if repeat:
+                    weight = 0.0
+                    break
+                grown_melds[grown_starts[grown_total]:grown_starts[grown_total] + size] = grown
+                grown_starts[grown_total + 1] = grown_starts[grown_total] + size
+                grown_total += 1
         if weight <= 1.0 + 1e-6:
             continue
         clique = np.sort(subset[members[:size]])
