@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from benchmarks.optimizer_report import timed
 from kernels import partition, sweep_ref
 from kernels.candidates import max_left_python
 from solver.engine.players import GreedyPlayer
@@ -61,15 +62,6 @@ def huge():
     return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _best_of(function, repeat):
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - started)
-    return best, result
-
-
 def priced(size, tables, count, players, repeat=3):
     """The kernel path (numba) and CP-SAT on seeded instances: medians, slowest, proofs.
 
@@ -81,12 +73,12 @@ def priced(size, tables, count, players, repeat=3):
         instance = random_instance(seed, size, tables, "classic", players=players)
         config = Config(solver="kernel", backend="numba")
         optimize_laydown(instance, config)  # warm
-        seconds, found = _best_of(lambda: optimize_laydown(instance, config), repeat)
+        seconds, found = timed(lambda: optimize_laydown(instance, config), repeat)
         kernel.append(seconds)
         candidates = build_candidates(instance, "numba")
         hand = np.array(instance.hand.counts, dtype=np.int64)
         left = max_left_python(hand, np.array(instance.must_use.counts, dtype=np.int64))
-        solve.append(_best_of(lambda: partition.best(
+        solve.append(timed(lambda: partition.best(
             hand, candidates.rows, instance.keep, "numba", candidates.groups, left), repeat)[0])
         started = time.perf_counter()
         optimum = optimize_laydown(instance, Config(solver="cpsat")).points

@@ -39,7 +39,8 @@ def instances(size, tables, count):
     return [random_instance(seed, hand_size=size, table_melds=tables) for seed in range(count)]
 
 
-def _timed(function, repeat=1):
+def timed(function, repeat=1):
+    """(best of ``repeat`` wall times, the last result)."""
     best = float("inf")
     result = None
     for _ in range(repeat):
@@ -57,19 +58,19 @@ def _kernel_solve(instance, candidates):
 def measure(size, tables, count, repeat):
     rows = {"kernel": [], "cpsat": [], "kernel_solve": [], "cpsat_solve": [], "exact": []}
     for instance in instances(size, tables, count):
-        seconds, cpsat = _timed(lambda: optimize_laydown(instance, CPSAT), repeat)
+        seconds, cpsat = timed(lambda: optimize_laydown(instance, CPSAT), repeat)
         rows["cpsat"].append(seconds)
         candidates = build_candidates(instance)
-        rows["cpsat_solve"].append(_timed(
+        rows["cpsat_solve"].append(timed(
             lambda: LayDownModel(instance, candidates, candidates.points, CPSAT).solve(),
             repeat)[0])
         optimize_laydown(instance, KERNEL)  # warm up
-        seconds, kernel = _timed(lambda: optimize_laydown(instance, KERNEL), repeat)
+        seconds, kernel = timed(lambda: optimize_laydown(instance, KERNEL), repeat)
         rows["kernel"].append(seconds)
         rows["exact"].append(int(kernel.optimal))
         if kernel.optimal and kernel.points != cpsat.points:
             raise AssertionError(f"solvers disagree on {instance}: {kernel} {cpsat}")
-        rows["kernel_solve"].append(_timed(lambda: _kernel_solve(instance, candidates), repeat)[0])
+        rows["kernel_solve"].append(timed(lambda: _kernel_solve(instance, candidates), repeat)[0])
     exact = rows.pop("exact")
     result = {name: (statistics.median(values), max(values)) if values else None
               for name, values in rows.items()}

@@ -71,8 +71,7 @@ def measure(size, backend, repeat, with_count, with_best=True):
 def public_count(size, repeat):
     """Median per hand of :func:`solver.laydown.count_laydowns_timed` (catalogue + count,
     warm; the kernels' own time) for each backend, in seconds."""
-    hands = [Hand.from_kinds([kind for kind in range(len(counts))
-                              for _ in range(int(counts[kind]))]) for counts in hand_set(size)]
+    hands = [Hand(tuple(int(count) for count in counts)) for counts in hand_set(size)]
     medians = {}
     for backend in BACKENDS:
         times = []

@@ -299,6 +299,8 @@ def least_price(hand, prices):
 
 @njit(cache=True)
 def _dual_prices(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep, scale):
+    """The programme over ``subset`` with the cuts and the keep row, repaired: (int64[53]
+    prices, int64[G + C] slack, the bound at ``hand`` scaled, float64[N] the solution)."""
     _, prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cut_starts,
                                           cut_melds, subset, keep, MAX_ITERATIONS)
     fixed, slack = repair(meld_counts, points, groups, cut_starts, cut_melds, subset, prices,
@@ -681,11 +683,9 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
     step = granularity(points)
     cut_starts, cut_melds = no_cuts()
     every = np.arange(meld_counts.shape[0])
-    _, float_prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cut_starts,
-                                                cut_melds, every, keep, MAX_ITERATIONS)
-    prices, slack = repair(meld_counts, points, groups, cut_starts, cut_melds, every,
-                           float_prices, duals, scale)
-    bound = np.sum(prices * hand) + np.sum(slack)
+    prices, slack, bound, solution = _dual_prices(hand, meld_counts, points, groups,
+                                                  cut_starts, cut_melds, every, keep, scale)
+    spare = keep * least_price(hand, prices)  # the keep rule's cards, at the least price
     start, start_melds = _floor(hand, meld_counts, points, groups, cut_starts, cut_melds, keep,
                                 max_left, every, solution, dives, np.int64(-1),
                                 np.zeros(0, dtype=np.int64))
@@ -693,16 +693,16 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
         return (prices, slack, bound, np.zeros(0, dtype=np.int64), max_left, start,
                 start_melds, step, cut_starts, cut_melds)
     live, limits = reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left, prices,
-                           slack, scale, bound - start * scale, keep * least_price(hand, prices))
+                           slack, scale, bound - start * scale, spare)
     pool = np.flatnonzero(live)
     solution = solution[pool]
     cuts, cut_list = cut_starts, cut_melds
-    last = bound - keep * least_price(hand, prices)
+    last = bound - spare
     stalled = 0  # rounds in a row that lowered the programme's bound by less than a step
     for _ in range(rounds):
         if stalled >= STALLED_ROUNDS:
             break
-        if bound - keep * least_price(hand, prices) < (start + step) * scale:
+        if bound - spare < (start + step) * scale:
             break  # the floor is proven a best lay-down
         if pool.shape[0] == 0 or cuts.shape[0] - 1 >= MAX_CUTS:
             break
@@ -711,28 +711,23 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
         if more.shape[0] == cuts.shape[0]:
             break  # no clique is violated
         cuts, cut_list = more, more_list
-        _, float_prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cuts,
-                                                    cut_list, pool, keep, MAX_ITERATIONS)
-        new_prices, new_slack = repair(meld_counts, points, groups, cuts, cut_list, pool,
-                                       float_prices, duals, scale)
-        new_bound = np.sum(new_prices * hand) + np.sum(new_slack)
-        reached = new_bound - keep * least_price(hand, new_prices)
-        stalled = stalled + 1 if last - reached < step * scale else 0
-        last = reached
-        if reached < bound - keep * least_price(hand, prices):
-            prices, slack, bound = new_prices, new_slack, new_bound
+        new_prices, new_slack, new_bound, solution = _dual_prices(
+            hand, meld_counts, points, groups, cuts, cut_list, pool, keep, scale)
+        new_spare = keep * least_price(hand, new_prices)
+        stalled = stalled + 1 if last - (new_bound - new_spare) < step * scale else 0
+        last = new_bound - new_spare
+        if new_bound - new_spare < bound - spare:
+            prices, slack, bound, spare = new_prices, new_slack, new_bound, new_spare
             cut_starts, cut_melds = cuts, cut_list
         value, melds = rounded(hand, meld_counts, points, groups, keep, max_left, pool,
                                solution)
         if value > start:
             start, start_melds = value, melds.copy()
-    if (cuts.shape[0] > 1 and pool.shape[0] > 0
-            and bound - keep * least_price(hand, prices) >= (start + step) * scale):
+    if cuts.shape[0] > 1 and pool.shape[0] > 0 and bound - spare >= (start + step) * scale:
         start, start_melds = _floor(hand, meld_counts, points, groups, cuts, cut_list, keep,
                                     max_left, pool, solution, dives[:1], start, start_melds)
     again, tighter = reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left,
-                             prices, slack, scale, bound - (start + step) * scale,
-                             keep * least_price(hand, prices))
+                             prices, slack, scale, bound - (start + step) * scale, spare)
     for m in range(live.shape[0]):
         live[m] = live[m] & again[m]
     for k in range(KIND_COUNT):

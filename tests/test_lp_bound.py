@@ -43,6 +43,19 @@ def _case(seed, size, melds, preset, must):
     return instance, (hand, rows, points, groups, left)
 
 
+def _assert_lay_down(hand, rows, points, groups, left, keep, chosen, value):
+    """``chosen`` (meld indices) is a lay-down of ``hand``: it fits, leaves at least
+    ``keep`` cards and at most ``left`` copies of each kind, uses a group once, and is
+    worth ``value``."""
+    used = rows[chosen].sum(axis=0) if len(chosen) else np.zeros(53, dtype=np.int64)
+    assert (used <= hand).all()
+    assert hand.sum() - used.sum() >= keep
+    assert (hand - used <= left).all()
+    laid_groups = groups[chosen][groups[chosen] >= 0]
+    assert len(set(laid_groups.tolist())) == len(laid_groups)
+    assert value == int(points[chosen].sum())
+
+
 def _unpriced(hand, rows, points, keep, groups, left):
     none = np.zeros(0, dtype=np.int64)
     return partition_numba.best_priced(hand, rows, points, keep, groups, left, STATE_BUDGET,
@@ -124,13 +137,7 @@ def test_the_rounded_and_dived_solutions_are_legal_lay_downs(seed, size, melds, 
                                        left, np.arange(len(points)), solution, dive)
     if value < 0:
         return
-    used = rows[chosen].sum(axis=0) if len(chosen) else np.zeros(53, dtype=np.int64)
-    assert (used <= hand).all()
-    assert hand.sum() - used.sum() >= keep
-    assert (hand - used <= left).all()
-    laid_groups = groups[chosen][groups[chosen] >= 0]
-    assert len(set(laid_groups.tolist())) == len(laid_groups)
-    assert value == int(points[chosen].sum())
+    _assert_lay_down(hand, rows, points, groups, left, keep, chosen, value)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,13 +152,9 @@ def test_the_priced_search_finds_the_unpriced_optimum(seed, size, melds, preset,
     if priced[2] and plain[2]:
         assert priced[0] == plain[0]
     if priced[0] != NEG_INF:  # a legal lay-down worth its points (a best one, not always
-        chosen = priced[1]    # the unpriced programme's first)
-        used = rows[chosen].sum(axis=0) if len(chosen) else np.zeros(53, dtype=np.int64)
-        assert (used <= hand).all() and hand.sum() - used.sum() >= instance.keep
-        assert (hand - used <= left).all()
-        laid_groups = groups[chosen][groups[chosen] >= 0]
-        assert len(set(laid_groups.tolist())) == len(laid_groups)
-        assert priced[0] == int(points[chosen].sum())
+        # the unpriced programme's first)
+        _assert_lay_down(hand, rows, points, groups, left, instance.keep, priced[1],
+                         priced[0])
 
 
 @pytest.mark.parametrize("seed", range(8))
