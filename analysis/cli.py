@@ -95,9 +95,13 @@ def _describe_meld(cards, rules, trump):
     return info, f"{what}, {state}{label}"
 
 
-def _announce_numba(backend) -> None:
-    """Say on stderr when the numba backend is about to compile (its first run)."""
-    if (backend or _default_backend()) == "numba":
+def _announce_numba(backend, cards: int = 0) -> None:
+    """Say on stderr when the numba backend is about to compile (its first run): the
+    backend named, else the one the dispatcher picks for a hand of ``cards`` cards
+    (numba's bounded search from PRICED_CARDS cards)."""
+    from kernels.partition import best_backend
+
+    if best_backend(backend, cards) == "numba":
         from solver.engine.warm import ensure_compiled
 
         ensure_compiled("numba backend", lambda text: print(text, file=sys.stderr, flush=True))
@@ -133,7 +137,7 @@ def _cmd_best(args):
     config = Config(solver=args.solver, objective=args.objective, backend=args.backend,
                     time_limit=args.time_limit)
     if args.solver != "cpsat":
-        _announce_numba(args.backend)
+        _announce_numba(args.backend, len(instance.hand))
     result = optimize_laydown(instance, config)
     described = [_describe_meld(meld.cards, rules, trump) for meld in result.melds]
     if args.json:

@@ -244,6 +244,29 @@ def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch):
     assert any("the greedy player" in text for text in said)
 
 
+@pytest.mark.parametrize("hand, announced", [
+    ("4H 5H 6H KS KD KC AS", False),  # below PRICED_CARDS: the default backend answers
+    ("4H 5H 2C 7H 8H 9H 10H KS KD KC AS 3S JK QS 6D 7D 8D 9D 10D JD QD KD AH AH 2S", True),
+])
+def test_best_says_numba_compiles_when_the_dispatcher_routes_to_it(capsys, monkeypatch, hand,
+                                                                 announced):
+    # with no backend named, hands of PRICED_CARDS cards go to numba's bounded search:
+    # its first run must be announced even where Cython is the default
+    monkeypatch.delenv("BIRIBA_BACKEND", raising=False)
+    monkeypatch.setattr(warm, "is_compiled", lambda part: False)
+    monkeypatch.setattr(warm, "compile_engine", lambda parts, report: None)
+    code, _, err = run(capsys, "best", hand, "--solver", "kernel")
+    assert code == 0
+    assert ("numba compiles the lay-down kernels" in err) == (
+        announced or _default_is_numba())
+
+
+def _default_is_numba():
+    from kernels.partition import resolve_backend
+
+    return resolve_backend(None) == "numba"
+
+
 def test_compile_command_reports(capsys):
     code, out, err = run(capsys, "compile")
     assert code == 0 and "compiled" in out
