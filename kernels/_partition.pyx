@@ -5,8 +5,10 @@
 
 Same algorithms and results as :mod:`kernels.partition_ref` and
 :mod:`kernels.partition_numba` (read the reference's docstring first); the
-structure follows the numba port: the catalogue enumerates every (meld,
-reading) candidate, sorts them stably by key and keeps each key's best
+structure follows the numba port: for one-wild rules without sets of wilds the
+catalogue lists the readings by position masks (:mod:`kernels.catalogue_numba`'s
+algorithm) and builds rows only for the melds kept; otherwise it enumerates every
+(meld, reading) candidate, sorts them stably by key and keeps each key's best
 reading; ``count`` and ``best`` run the memoised programme over remaining
 hands (C recursion, one level per step: at most 53 deep without groups, one
 per decided kind, each kind with its multiset S of melds as a small stack),
@@ -481,72 +483,351 @@ cdef int _catalogue_into(const int64_t* hand, const int64_t* scalars, const Scor
     return 0
 
 
-cdef int _check_rules(const int64_t[::1] scalar_view, const int64_t[::1] value_view,
-                      const int64_t[:, :, ::1] run_view, const int64_t[:, :, ::1] set_view,
-                      Scoring* scoring) except -1:
-    if value_view.shape[0] != KIND_COUNT:
-        raise ValueError(f"values must have {KIND_COUNT} entries")
-    if scalar_view.shape[0] != 6:
-        raise ValueError("scalars must have 6 entries")
-    if run_view.shape[0] != 4 or run_view.shape[1] != 2 or run_view.shape[2] < RANK_COUNT + 1:
-        raise ValueError("run_bonus must have shape (4, 2, >= 14)")
-    if set_view.shape[0] != RANK_COUNT + 1 or set_view.shape[1] != 2 or set_view.shape[2] < 1:
-        raise ValueError("set_bonus must have shape (14, 2, >= 1)")
-    scoring.values = &value_view[0]
-    scoring.run_bonus = &run_view[0, 0, 0]
-    scoring.set_bonus = &set_view[0, 0, 0]
-    scoring.run_width = run_view.shape[2]
-    scoring.set_width = set_view.shape[2]
+# --- the catalogue by position masks: kernels.catalogue_numba's algorithm ------------
+#
+# For one-wild rules without sets of wilds (every preset but partnership and venezuelan) a
+# meld's readings are few and have one shape: the readings are listed as small integers (a
+# run's natural positions, a set's naturals 2 bits a suit, the wild's kind) and the 53-count
+# rows are built only for the melds kept. Same melds, rows and order as the general path.
+
+cdef int64_t NO_WILD = -1
+
+
+cdef struct Reading:
+    int64_t key
+    int64_t shape
+    int64_t home
+    int64_t cells      # a run's natural positions (bit p: position p); a set's naturals
+    int64_t wild       # the wild card's kind, or NO_WILD
+    int64_t clean
+
+
+cdef inline bint _window_rules(const int64_t* scalars) noexcept nogil:
+    """2s wild, one wild a meld, no ratio rule, no sets of wilds."""
+    return scalars[0] == 1 and scalars[1] == 1 and scalars[2] == 0 and scalars[5] == 0
+
+
+cdef inline int64_t _kind_at(int64_t suit, int64_t position) noexcept nogil:
+    if position == ACE_HIGH:
+        return suit * RANK_COUNT
+    return suit * RANK_COUNT + position
+
+
+cdef inline int64_t _wild_slot(int64_t slot) noexcept nogil:
+    """The wild kinds in a fixed order: slot 0 the joker, 1..4 the 2s of S H D C."""
+    if slot == 0:
+        return JOKER
+    return (slot - 1) * RANK_COUNT + 1
+
+
+cdef inline int64_t _wild_bits(int64_t wild) noexcept nogil:
+    """The key's wild field of one wild card of kind ``wild`` (NO_WILD: none)."""
+    if wild == JOKER:
+        return 1
+    if wild == NO_WILD:
+        return 0
+    return (<int64_t>1) << (KEY_TWO_SHIFT + 2 * (wild // RANK_COUNT))
+
+
+cdef int64_t _run_key(int64_t suit, int64_t cells, int64_t wild) noexcept nogil:
+    """The meld key of the run of ``suit`` with naturals in ``cells`` and the wild ``wild``
+    (a 2 of the suit at its place and a 2 of the suit as the wild add up in one field)."""
+    cdef int64_t rank_mask = 0
+    cdef int64_t position
+    if cells & (1 | ((<int64_t>1) << ACE_HIGH)):
+        rank_mask = 1
+    for position in range(2, ACE_HIGH):
+        if (cells >> position) & 1:
+            rank_mask |= (<int64_t>1) << (position - 1)
+    return (((<int64_t>KEY_TAG_RUN) << KEY_TAG_SHIFT)
+            | ((suit | (rank_mask << 2)) << KEY_BODY_SHIFT)
+            | (_wild_bits(wild) + (((cells >> 1) & 1) << (KEY_TWO_SHIFT + 2 * suit))))
+
+
+cdef inline int _push_reading(vector[Reading]* found, int64_t key, int64_t shape,
+                              int64_t home, int64_t cells, int64_t wild,
+                              int64_t clean) except -1 nogil:
+    cdef Reading reading
+    reading.key = key
+    reading.shape = shape
+    reading.home = home
+    reading.cells = cells
+    reading.wild = wild
+    reading.clean = clean
+    found.push_back(reading)
     return 0
+
+
+cdef int _window_readings(const int64_t* hand, const int64_t* scalars,
+                          vector[Reading]* found) except -1 nogil:
+    """Every reading of every meld of the hand (catalogue_numba.catalogue's loops)."""
+    cdef int64_t min_size = scalars[3]
+    cdef int64_t foreign_of[5]
+    cdef int64_t one = 1
+    cdef int64_t suit, own_two, available, position, foreign, slot, kind, low, high, top
+    cdef int64_t missing, window, naturals, hole, cells, twos_left, w, wild
+    cdef int64_t rank, limit, held, count, set_wild_count, slots, key, payload
+    for suit in range(4):
+        own_two = suit * RANK_COUNT + 1
+        available = 0
+        for position in range(ACE_HIGH + 1):
+            if hand[_kind_at(suit, position)] > 0:
+                available |= one << position
+        if available & ~(<int64_t>2) == 0:
+            continue                          # no natural of the suit but its 2s
+        foreign = 0
+        for slot in range(5):
+            kind = _wild_slot(slot)
+            if kind != own_two and hand[kind] > 0:
+                foreign_of[foreign] = kind
+                foreign += 1
+        for low in range(ACE_HIGH + 1):
+            missing = 0
+            top = low + RANK_COUNT
+            if top > ACE_HIGH + 1:
+                top = ACE_HIGH + 1
+            for high in range(low, top):
+                if not ((available >> high) & 1):
+                    missing += 1
+                    if missing > 1:
+                        break
+                if high - low + 1 < min_size:
+                    continue
+                window = ((one << (high + 1)) - 1) ^ ((one << low) - 1)
+                naturals = window & available
+                for hole in range(low - 1, high + 1):
+                    # hole: the cell the wild takes (low - 1: none); a missing cell must be it
+                    if hole < low:
+                        if missing:
+                            continue
+                        cells = naturals
+                    else:
+                        if missing and ((available >> hole) & 1):
+                            continue
+                        cells = naturals & ~(one << hole)
+                    if cells & ~(<int64_t>2) == 0:
+                        continue              # every natural would be the suit's 2
+                    if hole < low:
+                        _push_reading(found, _run_key(suit, cells, NO_WILD), SHAPE_RUN, suit,
+                                      cells, NO_WILD, 1)
+                        continue
+                    twos_left = hand[own_two] - ((cells >> 1) & 1)
+                    for w in range(foreign + 1):      # the foreign wilds, then a 2 of the suit
+                        if w == foreign:
+                            if twos_left <= 0:
+                                continue
+                            wild = own_two
+                        else:
+                            wild = foreign_of[w]
+                        _push_reading(found, _run_key(suit, cells, wild), SHAPE_RUN, suit,
+                                      cells, wild, 0)
+    for rank in range(RANK_COUNT):
+        if not ((scalars[4] >> rank) & 1):
+            continue
+        limit = 0                             # the hand's naturals of the rank, 2 bits a suit
+        held = 0
+        for suit in range(4):
+            count = hand[suit * RANK_COUNT + rank]
+            limit |= count << (2 * suit)
+            held += count
+        if held == 0:
+            continue
+        set_wild_count = 0
+        slots = 5 if rank != 1 else 1
+        for slot in range(slots):
+            if hand[_wild_slot(slot)] > 0:
+                foreign_of[set_wild_count] = _wild_slot(slot)
+                set_wild_count += 1
+        if held + (1 if set_wild_count > 0 else 0) < min_size:
+            continue
+        naturals = 0                          # an odometer over the naturals, suit by suit
+        while True:
+            count = 0
+            for suit in range(4):
+                count += (naturals >> (2 * suit)) & 3
+            if count > 0:
+                for w in range(set_wild_count + 1):
+                    wild = NO_WILD if w == set_wild_count else foreign_of[w]
+                    if count + (0 if wild == NO_WILD else 1) < min_size:
+                        continue
+                    if rank == 1:                 # a set of 2s: the key holds only wilds
+                        key = 1 if wild == JOKER else 0
+                        for suit in range(4):
+                            key |= ((naturals >> (2 * suit)) & 3) << (3 + 2 * suit)
+                    else:
+                        payload = rank
+                        for suit in range(4):
+                            payload |= ((naturals >> (2 * suit)) & 3) << (4 + 2 * suit)
+                        key = ((((<int64_t>KEY_TAG_SET) << KEY_TAG_SHIFT)
+                                | (payload << KEY_BODY_SHIFT)) | _wild_bits(wild))
+                    _push_reading(found, key, SHAPE_SET, rank, naturals, wild,
+                                  1 if wild == NO_WILD else 0)
+            suit = 0
+            while suit < 4:
+                if ((naturals >> (2 * suit)) & 3) < ((limit >> (2 * suit)) & 3):
+                    naturals += one << (2 * suit)
+                    break
+                naturals &= ~(3 << (2 * suit))
+                suit += 1
+            if suit == 4:
+                break
+    return 0
+
+
+cdef int _window_catalogue(const int64_t* hand, const int64_t* scalars, const Scoring* scoring,
+                           Found* found) except -1 nogil:
+    """Clear ``found`` and fill it with the hand's catalogue (call when _window_rules):
+    one row per meld (picks[i] == i), its readings' first, clean when one reading is."""
+    cdef vector[Reading] readings
+    cdef vector[pair[int64_t, int64_t]] order
+    cdef int64_t n, i, j, c, slot, position, suit, clean, cells
+    cdef size_t offset
+    cdef int64_t* row
+    readings.reserve(64)
+    _window_readings(hand, scalars, &readings)
+    n = <int64_t>readings.size()
+    order.resize(n)
+    for i in range(n):
+        order[i] = pair[int64_t, int64_t](readings[i].key, i)
+    sort(order.begin(), order.end())
+    found.keys.clear()
+    found.picks.clear()
+    found.info.clear()
+    found.rows.clear()
+    i = 0
+    while i < n:
+        c = order[i].second
+        slot = <int64_t>found.keys.size()
+        offset = found.rows.size()
+        found.rows.resize(offset + KIND_COUNT)
+        row = found.rows.data() + offset
+        cells = readings[c].cells
+        if readings[c].shape == SHAPE_RUN:
+            for position in range(ACE_HIGH + 1):
+                if (cells >> position) & 1:
+                    row[_kind_at(readings[c].home, position)] += 1
+        else:
+            for suit in range(4):
+                row[suit * RANK_COUNT + readings[c].home] = (cells >> (2 * suit)) & 3
+        if readings[c].wild != NO_WILD:
+            row[readings[c].wild] += 1
+        clean = 0
+        j = i
+        while j < n and order[j].first == order[i].first:
+            if readings[order[j].second].clean:
+                clean = 1
+            j += 1
+        found.keys.push_back(readings[c].key)
+        found.picks.push_back(slot)
+        found.info.push_back(readings[c].shape)
+        found.info.push_back(readings[c].home)
+        found.info.push_back(clean)
+        found.info.push_back(_points(row, readings[c].shape, readings[c].home, clean, scoring))
+        i = j
+    return 0
+
+
+cdef class _Held:
+    """The int64 buffers one call reads (released when the call drops this object)."""
+    cdef Py_buffer views[8]
+    cdef int count
+
+    cdef const int64_t* take(self, object obj, int ndim, str name) except NULL:
+        """obj's data as C-contiguous int64 of ndim dimensions (see _get_int64)."""
+        if self.count == 8:
+            raise RuntimeError("_Held holds at most 8 buffers")
+        _get_int64(obj, &self.views[self.count], ndim, name)
+        self.count += 1
+        return <const int64_t*>self.views[self.count - 1].buf
+
+    cdef Py_ssize_t extent(self, int index, int axis):
+        """The shape along ``axis`` of the buffer taken ``index``-th."""
+        return self.views[index].shape[axis]
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(self.count):
+            PyBuffer_Release(&self.views[i])
+
+
+cdef const int64_t* _take_rules(_Held held, object scalars, object values, object run_bonus,
+                                object set_bonus, Scoring* scoring) except NULL:
+    """Read and check the rule arrays into ``held``; fill ``scoring``; return the scalars."""
+    cdef int first = held.count
+    cdef const int64_t* scalar_data = held.take(scalars, 1, "scalars")
+    scoring.values = held.take(values, 1, "values")
+    scoring.run_bonus = held.take(run_bonus, 3, "run_bonus")
+    scoring.set_bonus = held.take(set_bonus, 3, "set_bonus")
+    if held.extent(first + 1, 0) != KIND_COUNT:
+        raise ValueError(f"values must have {KIND_COUNT} entries")
+    if held.extent(first, 0) != 6:
+        raise ValueError("scalars must have 6 entries")
+    if (held.extent(first + 2, 0) != 4 or held.extent(first + 2, 1) != 2
+            or held.extent(first + 2, 2) < RANK_COUNT + 1):
+        raise ValueError("run_bonus must have shape (4, 2, >= 14)")
+    if (held.extent(first + 3, 0) != RANK_COUNT + 1 or held.extent(first + 3, 1) != 2
+            or held.extent(first + 3, 2) < 1):
+        raise ValueError("set_bonus must have shape (14, 2, >= 1)")
+    scoring.run_width = held.extent(first + 2, 2)
+    scoring.set_width = held.extent(first + 3, 2)
+    return scalar_data
+
+
+cdef object _int64_array(const int64_t* data, int64_t n):
+    """A new int64 numpy array of the n values at data."""
+    out = np.empty(n, dtype=np.int64)
+    cdef Py_buffer view
+    if n:
+        PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS)
+        memcpy(view.buf, data, n * sizeof(int64_t))
+        PyBuffer_Release(&view)
+    return out
 
 
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
     """Returns (keys, counts, shapes, homes, cleans, points), ascending key."""
-    cdef const int64_t[::1] hand_view = np.ascontiguousarray(hand, dtype=np.int64)
-    cdef const int64_t[::1] scalar_view = np.ascontiguousarray(scalars, dtype=np.int64)
-    cdef const int64_t[::1] value_view = np.ascontiguousarray(values, dtype=np.int64)
-    cdef const int64_t[:, :, ::1] run_view = np.ascontiguousarray(run_bonus, dtype=np.int64)
-    cdef const int64_t[:, :, ::1] set_view = np.ascontiguousarray(set_bonus, dtype=np.int64)
+    cdef _Held held = _Held.__new__(_Held)
     cdef Scoring scoring
-    _check_rules(scalar_view, value_view, run_view, set_view, &scoring)
-    if hand_view.shape[0] != KIND_COUNT:
+    cdef const int64_t* hand_data = held.take(hand, 1, "hand")
+    if held.extent(0, 0) != KIND_COUNT:
         raise ValueError(f"hand must have {KIND_COUNT} entries")
+    cdef const int64_t* scalar_data = _take_rules(held, scalars, values, run_bonus, set_bonus,
+                                                  &scoring)
     cdef int64_t kind
     for kind in range(KIND_COUNT):
-        if hand_view[kind] < 0:
+        if hand_data[kind] < 0:
             raise ValueError("hand counts must be non-negative")
-    cdef vector[int64_t] keys, rows, picks, info
+    cdef vector[int64_t] keys, rows, picks, info, columns
     cdef Found found
     found.keys = &keys
     found.rows = &rows
     found.picks = &picks
     found.info = &info
+    cdef int64_t unique, slot, field
+    cdef bint direct
     with nogil:
-        _catalogue_into(&hand_view[0], &scalar_view[0], &scoring, _NOTHING, &found)
-    cdef int64_t unique = <int64_t>keys.size()
-    out_keys = np.empty(unique, dtype=np.int64)
-    out_counts = np.zeros((unique, KIND_COUNT), dtype=np.int64)
-    out_shapes = np.empty(unique, dtype=np.int64)
-    out_homes = np.empty(unique, dtype=np.int64)
-    out_cleans = np.empty(unique, dtype=np.int64)
-    out_points = np.empty(unique, dtype=np.int64)
-    cdef int64_t[::1] ok = out_keys
-    cdef int64_t[:, ::1] oc = out_counts
-    cdef int64_t[::1] osh = out_shapes
-    cdef int64_t[::1] oh = out_homes
-    cdef int64_t[::1] ocl = out_cleans
-    cdef int64_t[::1] op = out_points
-    cdef int64_t slot
-    with nogil:
+        direct = _window_rules(scalar_data)
+        if direct:         # one row per meld, in order
+            _window_catalogue(hand_data, scalar_data, &scoring, &found)
+        else:
+            _catalogue_into(hand_data, scalar_data, &scoring, _NOTHING, &found)
+        unique = <int64_t>keys.size()
+        if not direct:
+            columns.resize(unique * KIND_COUNT)
+            for slot in range(unique):
+                memcpy(columns.data() + slot * KIND_COUNT,
+                       rows.data() + picks[slot] * KIND_COUNT, KIND_COUNT * sizeof(int64_t))
+            rows.swap(columns)
+        columns.resize(4 * unique)        # info's four fields, field by field
         for slot in range(unique):
-            memcpy(&oc[slot, 0], rows.data() + picks[slot] * KIND_COUNT,
-                   KIND_COUNT * sizeof(int64_t))
-            ok[slot] = keys[slot]
-            osh[slot] = info[4 * slot]
-            oh[slot] = info[4 * slot + 1]
-            ocl[slot] = info[4 * slot + 2]
-            op[slot] = info[4 * slot + 3]
-    return out_keys, out_counts, out_shapes, out_homes, out_cleans, out_points
+            for field in range(4):
+                columns[field * unique + slot] = info[4 * slot + field]
+    out_counts = _int64_array(rows.data(), unique * KIND_COUNT).reshape(unique, KIND_COUNT)
+    return (_int64_array(keys.data(), unique), out_counts,
+            _int64_array(columns.data(), unique),
+            _int64_array(columns.data() + unique, unique),
+            _int64_array(columns.data() + 2 * unique, unique),
+            _int64_array(columns.data() + 3 * unique, unique))
 
 
 def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
@@ -557,12 +838,10 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
     cdef const int64_t[::1] shape_view = np.ascontiguousarray(shapes, dtype=np.int64)
     cdef const int64_t[::1] home_view = np.ascontiguousarray(homes, dtype=np.int64)
     cdef const int64_t[::1] before_view = np.ascontiguousarray(before, dtype=np.int64)
-    cdef const int64_t[::1] scalar_view = np.ascontiguousarray(scalars, dtype=np.int64)
-    cdef const int64_t[::1] value_view = np.ascontiguousarray(values, dtype=np.int64)
-    cdef const int64_t[:, :, ::1] run_view = np.ascontiguousarray(run_bonus, dtype=np.int64)
-    cdef const int64_t[:, :, ::1] set_view = np.ascontiguousarray(set_bonus, dtype=np.int64)
+    cdef _Held held = _Held.__new__(_Held)
     cdef Scoring scoring
-    _check_rules(scalar_view, value_view, run_view, set_view, &scoring)
+    cdef const int64_t* scalar_data = _take_rules(held, scalars, values, run_bonus, set_bonus,
+                                                  &scoring)
     cdef int64_t m = meld_view.shape[0]
     if hand_view.shape[0] != KIND_COUNT or (m and meld_view.shape[1] != KIND_COUNT):
         raise ValueError(f"hand and melds must have {KIND_COUNT} counts")
@@ -591,7 +870,7 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             home = home_view[index]
             memset(mask, 0, sizeof(mask))
             mask[JOKER] = 1
-            if scalar_view[0]:
+            if scalar_data[0]:
                 for suit in range(4):
                     mask[suit * RANK_COUNT + 1] = 1
             if shape == SHAPE_RUN:
@@ -604,7 +883,7 @@ def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, se
             for kind in range(KIND_COUNT):
                 pool[kind] = base[kind] + hand_view[kind] * mask[kind]
                 size += base[kind]
-            _catalogue_into(pool, &scalar_view[0], &scoring, base, &found)
+            _catalogue_into(pool, scalar_data, &scoring, base, &found)
             for row in range(<int64_t>keys.size()):
                 if info[4 * row] != shape or info[4 * row + 1] != home:
                     continue

@@ -171,9 +171,10 @@ THREE_DECKS = [kind for kind in range(JOKER) for _ in range(3)] + [JOKER] * 6
 @pytest.mark.parametrize("preset", ["classic", "greek", "barimba", "threes"])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(counts=hands(20, 60, packs=(PACK, RICH_PACK, THREE_DECKS)))
-def test_numba_catalogue_fast_path_matches_the_general_path_on_big_hands(preset, counts):
-    """Big hands (a pile taken; three decks for six players): the numba catalogue by
-    position masks gives the general generator's table, row for row."""
+def test_catalogue_fast_paths_match_the_general_path_on_big_hands(preset, counts):
+    """Big hands (a pile taken; three decks for six players): the catalogues by position
+    masks (numba's kernels.catalogue_numba, and Cython's port of it) give the general
+    generator's table, row for row."""
     from kernels import catalogue_numba, partition_numba
 
     _, params = _params(preset)
@@ -185,6 +186,7 @@ def test_numba_catalogue_fast_path_matches_the_general_path_on_big_hands(preset,
     general = partition_numba._catalogue(hand, scalars, params.values, params.run_bonus,
                                          params.set_bonus, np.zeros(KIND_COUNT, np.int64))
     assert _tables_equal(fast, general)
+    assert _tables_equal(partition.catalogue(hand, params, "cython"), general)
 
 
 def test_the_numba_fast_paths_take_the_rules_they_cover():
