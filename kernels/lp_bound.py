@@ -13,9 +13,12 @@ the programme without cuts is 0-6% above the optimum (the per-card shares of
 :func:`kernels.partition_numba._shares` are 100% above); a few rounds of cuts
 take most of that gap away.
 
-:func:`lp_duals` solves the programme with a revised primal simplex (dense
-basis inverse over the kinds held, the groups and the cuts; Dantzig's rule; at
-most ``max_iterations`` pivots) and :func:`repair` turns its duals into
+:func:`lp_solve` solves the programme with a revised simplex (dense basis
+inverse over the kinds held, the groups and the cuts; Dantzig's rule; at most
+``max_iterations`` pivots): cold, a primal simplex from the all-slack basis;
+warm, from the basis of the round before, the new cut rows entering with their
+slack basic, a dual simplex back to feasibility and then primal pivots.
+:func:`lp_duals` is the cold solve's duals. :func:`repair` turns duals into
 integers so that every meld's inequality holds exactly. Whatever the simplex
 returns (early stop, rounding), the repaired prices are a valid bound:
 exactness never rests on the floating point. :func:`priced` is the whole
@@ -110,15 +113,64 @@ def lp_duals(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, k
              max_iterations):
     """The programme over the melds ``subset`` (indices into the rows) and the cuts: its
     value, duals (float64[53] per kind, float64[G + C] per group, then per cut) and
-    solution (float64[N], per entry of ``subset``).
+    solution (float64[N], per entry of ``subset``), solved cold (:func:`lp_solve`)."""
+    objective, prices, slack, solution, _ = lp_solve(
+        hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep,
+        max_iterations, cold_basis())
+    return objective, prices, slack, solution
 
-    Rows: the kinds held, then the groups, then the cuts, then (``keep`` > 0)
-    the keep rule: the melds hold at most ``hand.sum() - keep`` cards. That
+
+@njit(cache=True)
+def cold_basis():
+    """No basis to start from: :func:`lp_solve` starts from the slacks."""
+    return (np.zeros((0, 0), dtype=np.float64), np.zeros(0, dtype=np.int64),
+            np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.float64))
+
+
+@njit(cache=True)
+def _pivot(inverse, values, duals, basic, column, leaving, entering, reduced):
+    """Basis change: ``entering`` (its column ``column`` in the basis, reduced cost
+    ``reduced``) replaces the variable of row ``leaving``."""
+    rows = values.shape[0]
+    pivot = column[leaving]
+    ratio = values[leaving] / pivot
+    for r in range(rows):
+        values[r] -= ratio * column[r]
+    values[leaving] = ratio
+    for j in range(rows):
+        inverse[leaving, j] /= pivot
+    for r in range(rows):
+        if r != leaving and column[r] != 0.0:
+            factor = column[r]
+            for j in range(rows):
+                inverse[r, j] -= factor * inverse[leaving, j]
+    for j in range(rows):
+        duals[j] += reduced * inverse[leaving, j]
+    basic[leaving] = entering
+
+
+@njit(cache=True)
+def lp_solve(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep,
+             max_iterations, basis):
+    """:func:`lp_duals`'s programme, with its basis: (value, prices, slack, solution,
+    basis), ``basis`` = (inverse float64[R, R], basic int64[R], values float64[R], duals
+    float64[R]).
+
+    Rows: the kinds held, then the groups, then (``keep`` > 0) the keep rule:
+    the melds hold at most ``hand.sum() - keep`` cards, then the cuts. The keep
     row's dual is added to every price of a kind held (a meld's cards pay it
     per card), so the prices alone bound every meld and each card a lay-down
-    leaves costs at least that dual (:func:`least_price`). Stops after
-    ``max_iterations`` pivots (the duals are then those of the last basis,
-    repaired by the caller).
+    leaves costs at least that dual (:func:`least_price`).
+
+    Cold (``basis`` of 0 rows, :func:`cold_basis`): a revised primal simplex
+    from the slack basis (dense basis inverse, Dantzig's rule). Warm: ``basis``
+    is an optimal basis of the same programme (same hand, melds, keep) with the
+    first cuts only; the new cuts' rows enter with their slacks basic, which
+    keeps the basis dual feasible, and a dual simplex (most negative value
+    leaves, the ratio test on the reduced costs) restores primal feasibility
+    before the primal simplex finishes. At most ``max_iterations`` pivots in
+    each phase; the duals are then those of the last basis, repaired by the
+    caller (a valid bound whatever the floating point).
     """
     total = subset.shape[0]
     group_total = _group_total(groups)
@@ -132,9 +184,7 @@ def lp_duals(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, k
             row_of[k] = rows
             rows += 1
     kind_rows = rows
-    rows += group_total + cut_total
-    for i in range(col_kinds.shape[0]):  # every entry's row
-        col_rows[i] = row_of[col_kinds[i]] if col_kinds[i] >= 0 else kind_rows + col_rows[i]
+    rows += group_total
     card_row = -1
     sizes = np.zeros(total, dtype=np.float64)
     if keep > 0:
@@ -143,25 +193,104 @@ def lp_duals(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, k
         for j in range(total):
             for k in range(KIND_COUNT):
                 sizes[j] += meld_counts[subset[j], k]
+    cut_row = rows
+    rows += cut_total
+    for i in range(col_kinds.shape[0]):  # every entry's row
+        if col_kinds[i] >= 0:
+            col_rows[i] = row_of[col_kinds[i]]
+        elif col_rows[i] < group_total:
+            col_rows[i] = kind_rows + col_rows[i]
+        else:
+            col_rows[i] = cut_row + col_rows[i] - group_total
     rhs = np.ones(rows, dtype=np.float64)
     for k in range(KIND_COUNT):
         if row_of[k] >= 0:
             rhs[row_of[k]] = hand[k]
     if card_row >= 0:
         rhs[card_row] = max(hand.sum() - keep, 0)
-    inverse = np.eye(rows)
+    old_inverse, old_basic, old_values, old_duals = basis
+    before = old_basic.shape[0]
+    inverse = np.zeros((rows, rows), dtype=np.float64)
     basic = np.empty(rows, dtype=np.int64)  # a meld, or total + row for a slack
-    for r in range(rows):
-        basic[r] = total + r
-    values = rhs.copy()
+    values = np.empty(rows, dtype=np.float64)
     duals = np.zeros(rows, dtype=np.float64)
+    for r in range(rows):
+        inverse[r, r] = 1.0
+        basic[r] = total + r
+        values[r] = rhs[r]
+    if before > 0:
+        inverse[:before, :before] = old_inverse
+        basic[:before] = old_basic
+        values[:before] = old_values
+        duals[:before] = old_duals
+        # a new cut's row: its slack basic, its inverse row minus the rows of the basic
+        # melds it holds, its value 1 less their values (negative: violated)
+        row_of_meld = np.full(total, -1, dtype=np.int64)
+        for p in range(before):
+            if basic[p] < total:
+                row_of_meld[basic[p]] = p
+        for j in range(total):
+            p = row_of_meld[j]
+            if p < 0:
+                continue
+            for i in range(starts[j], starts[j + 1]):
+                row = col_rows[i]
+                if col_kinds[i] < 0 and row >= before:
+                    for q in range(before):
+                        inverse[row, q] -= inverse[p, q]
+                    values[row] -= values[p]
+    is_basic = np.zeros(total + rows, dtype=np.bool_)
+    for r in range(rows):
+        is_basic[basic[r]] = True
     column = np.zeros(rows, dtype=np.float64)
-    objective = 0.0
+    # the dual simplex: the most negative value leaves
+    for _ in range(max_iterations if before > 0 else 0):
+        leaving = -1
+        worst = -EPSILON
+        for r in range(rows):
+            if values[r] < worst:
+                worst = values[r]
+                leaving = r
+        if leaving < 0:
+            break
+        entering = -1
+        least = np.inf
+        entering_reduced = 0.0
+        for j in range(total + rows):
+            if is_basic[j]:
+                continue
+            if j < total:
+                alpha = 0.0
+                reduced = float(points[subset[j]])
+                for i in range(starts[j], starts[j + 1]):
+                    alpha += inverse[leaving, col_rows[i]] * col_counts[i]
+                    reduced -= duals[col_rows[i]] * col_counts[i]
+                if card_row >= 0:
+                    alpha += inverse[leaving, card_row] * sizes[j]
+                    reduced -= duals[card_row] * sizes[j]
+            else:
+                alpha = inverse[leaving, j - total]
+                reduced = -duals[j - total]
+            if alpha < -EPSILON:
+                ratio = min(reduced, 0.0) / alpha  # >= 0: the reduced costs stay <= 0
+                if ratio < least:
+                    least = ratio
+                    entering = j
+                    entering_reduced = reduced
+        if entering < 0:
+            break  # primal infeasible: cannot happen (no melds laid is feasible)
+        _entering_column(inverse, starts, col_rows, col_counts, sizes, card_row, total,
+                         entering, column)
+        is_basic[basic[leaving]] = False
+        _pivot(inverse, values, duals, basic, column, leaving, entering, entering_reduced)
+        is_basic[entering] = True
+    # the primal simplex: the largest reduced cost enters (melds; slacks have -dual)
     for _ in range(max_iterations):
-        # entering column: the largest reduced cost (melds; slacks have -dual)
         entering = -1
         best = EPSILON
         for j in range(total):
+            if is_basic[j]:
+                continue
             reduced = float(points[subset[j]])
             for i in range(starts[j], starts[j + 1]):
                 reduced -= duals[col_rows[i]] * col_counts[i]
@@ -171,62 +300,62 @@ def lp_duals(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, k
                 best = reduced
                 entering = j
         for r in range(rows):
-            if -duals[r] > best:
+            if not is_basic[total + r] and -duals[r] > best:
                 best = -duals[r]
                 entering = total + r
         if entering < 0:
             break
-        # its column in the current basis
-        column[:] = 0.0
-        if entering < total:
-            for i in range(starts[entering], starts[entering + 1]):
-                row = col_rows[i]
-                for r in range(rows):
-                    column[r] += inverse[r, row] * col_counts[i]
-            if card_row >= 0:
-                for r in range(rows):
-                    column[r] += inverse[r, card_row] * sizes[entering]
-        else:
-            for r in range(rows):
-                column[r] = inverse[r, entering - total]
+        _entering_column(inverse, starts, col_rows, col_counts, sizes, card_row, total,
+                         entering, column)
         leaving = -1
         ratio = 0.0
         for r in range(rows):
             if column[r] > EPSILON:
-                step = values[r] / column[r]
+                step = max(values[r], 0.0) / column[r]
                 if leaving < 0 or step < ratio - EPSILON:
                     leaving = r
                     ratio = step
         if leaving < 0:
             break  # unbounded: cannot happen with the card rows
-        pivot = column[leaving]
-        for r in range(rows):
-            values[r] -= ratio * column[r]
-        values[leaving] = ratio
-        objective += ratio * best
-        for j in range(rows):
-            inverse[leaving, j] /= pivot
-        for r in range(rows):
-            if r != leaving and column[r] != 0.0:
-                factor = column[r]
-                for j in range(rows):
-                    inverse[r, j] -= factor * inverse[leaving, j]
-        for j in range(rows):
-            duals[j] += best * inverse[leaving, j]
-        basic[leaving] = entering
+        is_basic[basic[leaving]] = False
+        _pivot(inverse, values, duals, basic, column, leaving, entering, best)
+        is_basic[entering] = True
     per_card = max(duals[card_row], 0.0) if card_row >= 0 else 0.0
     prices = np.zeros(KIND_COUNT, dtype=np.float64)
     for k in range(KIND_COUNT):
         if row_of[k] >= 0:
             prices[k] = max(duals[row_of[k]], 0.0) + per_card
     slack = np.zeros(group_total + cut_total, dtype=np.float64)
-    for g in range(group_total + cut_total):
+    for g in range(group_total):
         slack[g] = max(duals[kind_rows + g], 0.0)
+    for c in range(cut_total):
+        slack[group_total + c] = max(duals[cut_row + c], 0.0)
     solution = np.zeros(total, dtype=np.float64)
+    objective = 0.0
     for r in range(rows):
-        if basic[r] < total:
+        if basic[r] < total and values[r] > 0.0:
             solution[basic[r]] = values[r]
-    return objective, prices, slack, solution
+            objective += values[r] * points[subset[basic[r]]]
+    return objective, prices, slack, solution, (inverse, basic, values, duals)
+
+
+@njit(cache=True)
+def _entering_column(inverse, starts, col_rows, col_counts, sizes, card_row, total, entering,
+                     column):
+    """``column`` := the basis inverse times the entering variable's column."""
+    rows = column.shape[0]
+    column[:] = 0.0
+    if entering < total:
+        for i in range(starts[entering], starts[entering + 1]):
+            row = col_rows[i]
+            for r in range(rows):
+                column[r] += inverse[r, row] * col_counts[i]
+        if card_row >= 0:
+            for r in range(rows):
+                column[r] += inverse[r, card_row] * sizes[entering]
+    else:
+        for r in range(rows):
+            column[r] = inverse[r, entering - total]
 
 
 @njit(cache=True)
@@ -301,11 +430,22 @@ def least_price(hand, prices):
 def _dual_prices(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep, scale):
     """The programme over ``subset`` with the cuts and the keep row, repaired: (int64[53]
     prices, int64[G + C] slack, the bound at ``hand`` scaled, float64[N] the solution)."""
-    _, prices, duals, solution = lp_duals(hand, meld_counts, points, groups, cut_starts,
-                                          cut_melds, subset, keep, MAX_ITERATIONS)
+    fixed, slack, bound, solution, _ = _warm_prices(hand, meld_counts, points, groups,
+                                                    cut_starts, cut_melds, subset, keep,
+                                                    scale, cold_basis())
+    return fixed, slack, bound, solution
+
+
+@njit(cache=True)
+def _warm_prices(hand, meld_counts, points, groups, cut_starts, cut_melds, subset, keep, scale,
+                 basis):
+    """:func:`_dual_prices` from ``basis`` (see :func:`lp_solve`), and the basis reached."""
+    _, prices, duals, solution, reached = lp_solve(hand, meld_counts, points, groups,
+                                                   cut_starts, cut_melds, subset, keep,
+                                                   MAX_ITERATIONS, basis)
     fixed, slack = repair(meld_counts, points, groups, cut_starts, cut_melds, subset, prices,
                           duals, scale)
-    return fixed, slack, np.sum(fixed * hand) + np.sum(slack), solution
+    return fixed, slack, np.sum(fixed * hand) + np.sum(slack), solution, reached
 
 
 @njit(cache=True)
@@ -463,6 +603,12 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
         in_clique[:] = False
         in_clique[seed] = True
         weight = solution[seed]
+        rejecter = 0  # the member that last kept a meld out: it is tested first
+        # the kinds every member holds t or more copies of (bit k of common[t - 1]), and
+        # the members' one group (-2: none shared): a meld that needs more of such a kind
+        # than the hand leaves, or is of that group, conflicts with every member at once
+        common = above[seed].copy()
+        common_group = sub_groups[seed] if sub_groups[seed] >= 0 else -2
         for pass_ in range(2):  # the solution's melds, then (a violated clique) the others
             for i in range(support if pass_ == 0 else subset.shape[0]):
                 j = order[i] if pass_ == 0 else i
@@ -470,16 +616,29 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
                     continue
                 if not alone[j]:
                     continue
-                joins = True
-                for q in range(size):
-                    if not _conflict(j, members[q], above, needs, sub_groups):
-                        joins = False
-                        break
+                joins = sub_groups[j] == common_group
+                for t in range(common.shape[0]):
+                    if common[t] & needs[j, t]:
+                        joins = True
+                if not joins:
+                    if not _conflict(j, members[rejecter], above, needs, sub_groups):
+                        continue
+                    joins = True
+                    for q in range(size):
+                        if q != rejecter and not _conflict(j, members[q], above, needs,
+                                                           sub_groups):
+                            joins = False
+                            rejecter = q
+                            break
                 if joins:
                     members[size] = j
                     size += 1
                     in_clique[j] = True
                     weight += solution[j]
+                    for t in range(common.shape[0]):
+                        common[t] &= above[j, t]
+                    if sub_groups[j] != common_group:
+                        common_group = -2
             if pass_ == 0:
                 if weight <= 1.0 + 1e-6:
                     break
@@ -699,6 +858,7 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
     cuts, cut_list = cut_starts, cut_melds
     last = bound - spare
     stalled = 0  # rounds in a row that lowered the programme's bound by less than a step
+    basis = cold_basis()  # the last round's, over the pool: the next round starts from it
     for _ in range(rounds):
         if stalled >= STALLED_ROUNDS:
             break
@@ -711,8 +871,8 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
         if more.shape[0] == cuts.shape[0]:
             break  # no clique is violated
         cuts, cut_list = more, more_list
-        new_prices, new_slack, new_bound, solution = _dual_prices(
-            hand, meld_counts, points, groups, cuts, cut_list, pool, keep, scale)
+        new_prices, new_slack, new_bound, solution, basis = _warm_prices(
+            hand, meld_counts, points, groups, cuts, cut_list, pool, keep, scale, basis)
         new_spare = keep * least_price(hand, new_prices)
         stalled = stalled + 1 if last - (new_bound - new_spare) < step * scale else 0
         last = new_bound - new_spare

@@ -1453,7 +1453,7 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, 
 @njit(cache=True)
 def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table, step_melds,
            shares, meld_shares, memo, memo_meta, overflow, tail, alpha, meld_counts, groups,
-           cut_starts, cut_melds, node_lp, leave):
+           cut_starts, cut_melds, node_lp, leave, cuts):
     """_packed_solve on a counts vector (hands that do not fit one int64).
 
     Same modes, values, thresholds and move order; ``remaining`` is restored on
@@ -1462,9 +1462,11 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
     A priced search (``node_lp`` = [programmes left, from this many cards]) also
     solves the linear programme of a new sub-problem this large, over the melds
     of its steps that fit (kernels.lp_bound.subset_bound), and fails it low at
-    once when that bound cannot beat its threshold.
+    once when that bound cannot beat its threshold. ``cuts`` (:func:`_open_cuts`)
+    drops a cut's slack from the tail once one of its melds is laid.
     """
     (order, widths, kinds, mults, layers, jokers, key_deltas, places) = prepared
+    closed = cuts[0]
     best_mode = mode == MODE_BEST
     step_total = table.shape[1]
     hand_layers = _hand_layers(remaining)
@@ -1564,6 +1566,7 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                     f_int[top, FR_DEPTH] -= 1
                     m = step_melds[f_stack[top, f_int[top, FR_DEPTH]]]
                     _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
+                    _close_cuts(cuts, m, here, -1)
                     state_key += key_deltas[m]
                     bound += meld_shares[m]
                     f_int[top, FR_GAINED] -= points[m]
@@ -1577,6 +1580,7 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                     memo_meta[3] = 1
                 m = step_melds[found]
                 _apply(remaining, hand_layers, m, widths, kinds, mults, 1)
+                _close_cuts(cuts, m, here, 1)
                 state_key -= key_deltas[m]
                 bound -= meld_shares[m]
                 f_int[top, FR_GAINED] += points[m]
@@ -1592,7 +1596,7 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                     child_bound = bound - saved * shares[kind]
                 bar = max(f_int[top, FR_ACC], f_int[top, FR_ALPHA])
                 if (best_mode and bar > NEG_INF and f_int[top, FR_GAINED] * SHARE_SCALE
-                        + child_bound + tail[here + 1]
+                        + child_bound + tail[here + 1] - closed[here + 1]
                         - (keep - min(keep, f_int[top, FR_KEPT] + saved)) * leave
                         <= bar * SHARE_SCALE):
                     continue  # this child cannot beat the frame's bar; deeper moves may
@@ -1611,6 +1615,7 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
             found = f_stack[top, f_int[top, FR_DEPTH]]
             m = step_melds[found]
             _apply(remaining, hand_layers, m, widths, kinds, mults, -1)
+            _close_cuts(cuts, m, here, -1)
             state_key += key_deltas[m]
             bound += meld_shares[m]
             f_int[top, FR_GAINED] -= points[m]
@@ -1629,7 +1634,8 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
             short = keep - min(keep, f_int[top, FR_KEPT] + saved)  # cards still to keep
             if (kind < 0 or saved <= max_left[kind]) and not (
                     best_mode and bar > NEG_INF
-                    and child_bound + tail[here + 1] - short * leave <= bar * SHARE_SCALE):
+                    and child_bound + tail[here + 1] - closed[here + 1] - short * leave
+                    <= bar * SHARE_SCALE):
                 alpha = bar
                 f_int[top, FR_SAVED] = saved
                 if kind >= 0:
@@ -1685,7 +1691,9 @@ def count(hand, meld_counts, budget=COUNT_BUDGET):
     total, _ = _solve(remaining, np.int64(0), np.int64(0), np.int64(0), MODE_COUNT, points, hand,
                       prepared, table, step_melds, shares, meld_shares, memo, memo_meta, overflow,
                       tail, np.int64(NEG_INF), meld_counts, groups, cut_starts, cut_melds,
-                      np.zeros(2, dtype=np.int64), np.int64(0))
+                      np.zeros(2, dtype=np.int64), np.int64(0),
+                      _open_cuts(table, step_melds, meld_total, cut_starts, cut_melds,
+                                 np.zeros(0, dtype=np.int64), 0))
     return total, overflow[0], memo_meta[3] != 0
 
 
@@ -1760,6 +1768,58 @@ def _cut_tail(tail, table, step_melds, meld_total, cut_starts, cut_melds, slack,
 
 
 @njit(cache=True)
+def _open_cuts(table, step_melds, meld_total, cut_starts, cut_melds, slack, group_total):
+    """What the search needs to drop a cut's slack from its bound once a meld of the cut
+    is laid: (closed int64[S + 1], meld_cuts_start int64[M + 1], meld_cuts int64[..],
+    cut_last int64[C], cut_value int64[C], cut_laid int64[C]); see :func:`_close_cuts`.
+    Only the cuts with slack are listed."""
+    cut_total = cut_starts.shape[0] - 1
+    step_of = np.full(meld_total, -1, dtype=np.int64)
+    for s in range(table.shape[1]):
+        for j in range(table[ST_LO, s], table[ST_HI, s]):
+            step_of[step_melds[j]] = s
+    cut_last = np.full(max(cut_total, 0), -1, dtype=np.int64)
+    cut_value = np.zeros(max(cut_total, 0), dtype=np.int64)
+    per_meld = np.zeros(meld_total + 1, dtype=np.int64)
+    for c in range(cut_total):
+        cut_value[c] = slack[group_total + c]
+        for i in range(cut_starts[c], cut_starts[c + 1]):
+            cut_last[c] = max(cut_last[c], step_of[cut_melds[i]])
+            if cut_value[c] > 0:
+                per_meld[cut_melds[i] + 1] += 1
+    for m in range(meld_total):
+        per_meld[m + 1] += per_meld[m]
+    meld_cuts = np.empty(per_meld[meld_total], dtype=np.int64)
+    fill = per_meld[:meld_total].copy()
+    for c in range(cut_total):
+        if cut_value[c] > 0:
+            for i in range(cut_starts[c], cut_starts[c + 1]):
+                meld_cuts[fill[cut_melds[i]]] = c
+                fill[cut_melds[i]] += 1
+    return (np.zeros(table.shape[1] + 2, dtype=np.int64), per_meld, meld_cuts, cut_last,
+            cut_value, np.zeros(max(cut_total, 0), dtype=np.int64))
+
+
+@njit(cache=True)
+def _close_cuts(cuts, m, here, sign):
+    """Meld ``m`` laid (``sign`` 1) or taken back (-1) at step ``here``: a cut holding it is
+    closed (no other meld of the clique fits what is left, and the meld cannot be laid
+    again), so the slack that ``tail[s]`` counts for it is dropped for the steps s after
+    ``here`` (``closed[s]``, to subtract from ``tail[s]``). Without this, a laid meld's
+    points, which its cuts' slack helps cover, and the tail would count that slack twice.
+    Only the entries after ``here`` change: the search reads them only while ``m`` is
+    laid (deeper steps), and takes ``m`` back at the same step."""
+    closed, meld_cuts_start, meld_cuts, cut_last, cut_value, cut_laid = cuts
+    for i in range(meld_cuts_start[m], meld_cuts_start[m + 1]):
+        c = meld_cuts[i]
+        cut_laid[c] += sign
+        if cut_laid[c] != (1 if sign > 0 else 0):
+            continue  # already closed on this path (or still is)
+        for s in range(here + 1, cut_last[c] + 1):
+            closed[s] += sign * cut_value[c]
+
+
+@njit(cache=True)
 def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, prices, slack,
                 floor, live, cut_starts, cut_melds, node_programmes=NODE_PROGRAMMES,
                 node_cards=NODE_CARDS):
@@ -1804,10 +1864,12 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
             for j in range(widths[m]):
                 meld_shares[m] += mults[m, j] * shares[kinds_of[m, j]]
     remaining = hand.copy()
+    cuts = _open_cuts(table, step_melds, meld_counts.shape[0], cut_starts, cut_melds, slack,
+                      slack.shape[0] - (cut_starts.shape[0] - 1))
     target, memo = _solve(remaining, np.int64(0), np.int64(0), keep, MODE_BEST, points,
                           max_left, prepared, table, step_melds, shares, meld_shares, memo,
                           memo_meta, overflow, tail, floor, meld_counts, groups, cut_starts,
-                          cut_melds, node_lp, leave)
+                          cut_melds, node_lp, leave, cuts)
     picked = np.empty(hand.sum() + 1, dtype=np.int64)
     if (floor > NEG_INF and target <= floor) or (move_limit < INT64_MAX and memo_meta[3] != 0):
         # nothing above the floor (``exact``: proven so), or stopped
@@ -1860,7 +1922,7 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
                                        max_left, prepared, table, step_melds, shares,
                                        meld_shares, memo, memo_meta, overflow, tail,
                                        target - gained - 1, meld_counts, groups, cut_starts,
-                                       cut_melds, node_lp, leave)
+                                       cut_melds, node_lp, leave, cuts)
                     if sub > NEG_INF and sub + gained == target:
                         matched = True
                         kept = next_kept

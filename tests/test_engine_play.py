@@ -237,13 +237,16 @@ def test_partnership_individual_with_four_and_six_players(players):
 # PRICED_CARDS (20) cards the greedy plan's `best` now proves the programme's floor best and
 # answers its melds (the same points, not always the reference's first melds), and a search
 # its budget stops answers the floor; hand + pile reaches 20 cards in those presets' rounds.
+# The `threes` greedy row again on 2026-12-03 (seventh session): the cut rounds warm-start
+# the simplex, so the programme's solution, and the floor rounded from it, can be another
+# of the optimal ones.
 PLAY_FINGERPRINTS = [
     (4, "classic", RANDOM, (7712, 13610, 19040)),
     (4, "classic", GREEDY, (4175, 40150, 60460)),
     (2, "venezuelan", RANDOM, (11350, 42260, 61170)),
     (2, "venezuelan", GREEDY, (5201, 44625, 65170)),
     (3, "threes", RANDOM, (6383, 440, -2232)),
-    (3, "threes", GREEDY, (3838, 41953, 83776)),
+    (3, "threes", GREEDY, (3840, 41958, 83791)),
 ]
 
 
