@@ -14,9 +14,13 @@ import random
 
 from kernels.encoding import JOKER, RANK_COUNT
 from solver.cards import Hand
+from solver.errors import OutOfRangeError
 from solver.melds import can_meld
 from solver.optimizer import Instance
 from solver.rules import get_rules
+
+MAX_TABLE_MELDS = 40  # random_instance: at most this many table melds
+MELD_TRIES = 100_000  # ... drawn in at most this many tries
 
 
 def _pack(rules, players):
@@ -88,14 +92,25 @@ def random_instance(seed: int, hand_size: int = 11, table_melds: int = 0, rules=
     ``options`` go to :meth:`Instance.build` (``keep``, ``opened``, ``score``, ...).
     """
     rules = get_rules(rules) if isinstance(rules, str) else rules
+    if not isinstance(table_melds, int) or not 0 <= table_melds <= MAX_TABLE_MELDS:
+        raise OutOfRangeError(f"table_melds must be 0..{MAX_TABLE_MELDS}, got {table_melds!r}")
     rng = random.Random(seed)
     pool = _pack(rules, players)
     table = []
+    tries = 0
     while len(table) < table_melds:
+        tries += 1
+        if tries > MELD_TRIES:
+            raise OutOfRangeError(f"{table_melds} table melds could not be dealt from the "
+                                  f"pack of {players} players ({len(table)} were)")
         kinds = _random_meld(rng, rules)
         meld = Hand.from_kinds(kinds)
         if can_meld(meld, rules) and _take(pool, kinds):
             table.append(meld)
+    if not isinstance(hand_size, int) or not 0 <= hand_size <= len(pool):
+        raise OutOfRangeError(
+            f"hand_size must be 0..{len(pool)} (the pack of {players} players less the "
+            f"{table_melds} table melds' cards), got {hand_size!r}")
     hand = Hand.from_kinds(rng.sample(pool, hand_size))
     options.setdefault("opened", bool(table))
     trump = rng.choice("SHDC") if rules.has_trump else None

@@ -21,26 +21,11 @@ from solver.values import rule_params
 from solver.engine.players import GreedyPlayer
 from solver.extensions import build_candidates
 from solver.instances import PILE_TEAM_MELDS, pile_position, random_instance
-from solver.melds import analyze_meld
 from solver.optimizer import Config, Instance, optimize_laydown
 from tests.test_cli import run
+from tests.test_optimizer import check_laydown
 
 COMPILED = ("numba", "cython")
-
-
-def _legal(instance, result):
-    """The lay-down is legal, inside the hand, and its points add up."""
-    used = np.zeros(53, dtype=np.int64)
-    total = 0
-    for meld in result.melds:
-        total += analyze_meld(meld.cards, instance.rules, instance.trump).points
-        used += np.array(meld.cards.counts)
-    for extension in result.extensions:
-        used += np.array(extension.cards.counts)
-        total += extension.points
-        analyze_meld(extension.meld, instance.rules, instance.trump)  # raises if illegal
-    assert (used <= np.array(instance.hand.counts)).all()
-    assert total == result.points
 
 
 @pytest.mark.parametrize("backend", COMPILED)
@@ -124,7 +109,7 @@ def test_the_instances_that_exhausted_memory_answer_in_bounded_time(seed):
     assert cpsat.optimal
     for backend in COMPILED:
         kernel = optimize_laydown(instance, Config(solver="kernel", backend=backend))
-        _legal(instance, kernel)
+        check_laydown(instance, kernel)
         assert kernel.points <= cpsat.points
         if kernel.points < cpsat.points:
             assert not kernel.optimal

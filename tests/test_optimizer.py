@@ -19,6 +19,7 @@ from solver.errors import (
     IllegalMeldError,
     ImpossiblePositionError,
     InvalidCardError,
+    OutOfRangeError,
 )
 from solver.extensions import table_additions
 from solver.instances import random_instance
@@ -348,6 +349,22 @@ def test_bad_instances_are_refused_with_the_input_quoted(kwargs, error, needle):
         Instance.build(arguments.pop("hand"), **arguments)
     assert needle in str(raised.value)
     assert isinstance(raised.value, BiribaError)
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        ((1, 50, 10), "hand_size must be 0..49"),  # 108 cards less the ten melds' 59
+        ((0, 109, 0), "got 109"),
+        ((0, 11, -1), "table_melds must be 0..40, got -1"),
+        ((0, 11, 40), "40 table melds could not be dealt"),
+    ],
+)
+def test_seeded_instances_refuse_sizes_the_pack_cannot_deal(args, needle):
+    """RULES.md §1: 108 cards for four players; a seeded instance deals its
+    table melds and hand from that pack, so it cannot ask for more cards than it holds."""
+    with pytest.raises(OutOfRangeError, match=needle):
+        random_instance(*args)
 
 
 def test_six_players_allow_three_copies():
