@@ -555,6 +555,57 @@ def _exceeds(meld_counts, hand, groups, subset):
 
 
 @njit(cache=True)
+def _thresholds(meld_counts, hand, subset, above):
+    """Per meld of ``subset`` (position j), the kinds it holds with the least count a
+    member must hold of each to conflict with it: kind ``kinds[i]`` and count
+    ``least[i]`` (hand[k] less its count, plus 1) for i in starts[j]:starts[j + 1],
+    only where that count is at most ``above.shape[1]`` (no meld holds more)."""
+    total = subset.shape[0]
+    starts = np.zeros(total + 1, dtype=np.int64)
+    for j in range(total):
+        held = above[j, 0]  # the kinds the meld holds
+        while held != 0:
+            held &= held - 1
+            starts[j + 1] += 1
+        starts[j + 1] += starts[j]
+    kinds = np.empty(starts[total], dtype=np.int64)
+    least = np.empty(starts[total], dtype=np.int64)
+    for j in range(total):
+        used = starts[j]
+        held = above[j, 0]
+        k = 0
+        while held != 0:
+            if held & 1 and hand[k] - meld_counts[subset[j], k] < above.shape[1]:
+                kinds[used] = k
+                least[used] = hand[k] - meld_counts[subset[j], k] + 1
+                used += 1
+            held >>= 1
+            k += 1
+        starts[j + 1] = used  # the kinds that no meld's count reaches are left out
+    return starts, kinds, least
+
+
+@njit(cache=True)
+def _first_free(holders, kind_starts, kinds, least, group_bits, j, group, size):
+    """The first member (position in the clique) that meld ``j`` does not conflict with,
+    or -1: bit q of ``holders[k, t - 1]`` is set when member q holds t or more copies of
+    kind k, of ``group_bits`` when member q is of ``group``."""
+    for w in range(((size - 1) >> 6) + 1):
+        cover = group_bits[w] if group >= 0 else np.int64(0)
+        for i in range(kind_starts[j], kind_starts[j + 1]):
+            cover |= holders[kinds[i], least[i] - 1, w]
+        width = min(size - (w << 6), 64)
+        full = np.int64(-1) if width == 64 else (np.int64(1) << width) - 1
+        if cover & full != full:
+            free = ~cover & full
+            q = 0
+            while not (free >> q) & 1:
+                q += 1
+            return (w << 6) + q
+    return -1
+
+
+@njit(cache=True)
 def _conflict(a, b, above, needs, groups):
     if groups[a] >= 0 and groups[a] == groups[b]:
         return True
@@ -562,6 +613,18 @@ def _conflict(a, b, above, needs, groups):
         if above[a, t] & needs[b, t]:
             return True
     return False
+
+
+@njit(cache=True)
+def _hold(holders, group_holders, meld_counts, m, group, q):
+    """Member q of the clique is meld m (of ``group``, or -1): set its bits."""
+    w = q >> 6
+    bit = np.int64(1) << (q & 63)
+    for k in range(KIND_COUNT):
+        for t in range(min(meld_counts[m, k], holders.shape[1])):
+            holders[k, t, w] |= bit
+    if group >= 0:
+        group_holders[group, w] |= bit
 
 
 @njit(cache=True)
@@ -578,6 +641,11 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
     cuts given and at most ``max_new`` new ones, as (cut_starts, cut_melds).
     """
     above, needs, sub_groups, alone = _exceeds(meld_counts, hand, groups, subset)
+    most = above.shape[1]
+    kind_starts, kinds_of, least = _thresholds(meld_counts, hand, subset, above)
+    words = (subset.shape[0] + 63) >> 6
+    holders = np.zeros((KIND_COUNT, most, words), dtype=np.int64)  # bit q: member q's copies
+    group_holders = np.zeros((_group_total(groups) + 1, words), dtype=np.int64)
     order = np.argsort(-solution)
     support = 0
     while support < order.shape[0] and solution[order[support]] > 1e-6:
@@ -592,14 +660,19 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
     grown_starts = np.zeros(support + 1, dtype=np.int64)
     grown_melds = np.empty(support * support, dtype=np.int64)
     grown_total = 0
+    size_last = 0  # the last clique's size: the words of ``holders`` to clear
     for s in range(support):
         if found >= max_new:
             break
         seed = order[s]
         if not alone[seed]:
             continue
+        for w in range(((size_last - 1) >> 6) + 1 if size_last > 0 else 0):
+            holders[:, :, w] = 0
+            group_holders[:, w] = 0
         size = 1
         members[0] = seed
+        _hold(holders, group_holders, meld_counts, subset[seed], sub_groups[seed], 0)
         in_clique[:] = False
         in_clique[seed] = True
         weight = solution[seed]
@@ -623,15 +696,15 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
                 if not joins:
                     if not _conflict(j, members[rejecter], above, needs, sub_groups):
                         continue
-                    joins = True
-                    for q in range(size):
-                        if q != rejecter and not _conflict(j, members[q], above, needs,
-                                                           sub_groups):
-                            joins = False
-                            rejecter = q
-                            break
+                    free = _first_free(holders, kind_starts, kinds_of, least,
+                                       group_holders[max(sub_groups[j], 0)], j,
+                                       sub_groups[j], size)
+                    joins = free < 0
+                    if not joins:
+                        rejecter = free
                 if joins:
                     members[size] = j
+                    _hold(holders, group_holders, meld_counts, subset[j], sub_groups[j], size)
                     size += 1
                     in_clique[j] = True
                     weight += solution[j]
@@ -656,6 +729,7 @@ def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds,
                 grown_melds[grown_starts[grown_total]:grown_starts[grown_total] + size] = grown
                 grown_starts[grown_total + 1] = grown_starts[grown_total] + size
                 grown_total += 1
+        size_last = size
         if weight <= 1.0 + 1e-6:
             continue
         clique = np.sort(subset[members[:size]])
@@ -814,6 +888,31 @@ def granularity(points):
 
 
 @njit(cache=True)
+def _narrow(pool, solution, basis, live):
+    """The pool's melds still ``live`` (and those the basis holds: the programme over the
+    pool stays the one it is optimal for, less columns it does not use), their solution
+    values, and the basis over the new positions."""
+    inverse, basic, values, duals = basis
+    total = pool.shape[0]
+    kept = np.zeros(total, dtype=np.bool_)
+    for j in range(total):
+        kept[j] = live[pool[j]] != 0
+    for r in range(basic.shape[0]):
+        if basic[r] < total:
+            kept[basic[r]] = True
+    position = np.full(total, -1, dtype=np.int64)
+    count = 0
+    for j in range(total):
+        if kept[j]:
+            position[j] = count
+            count += 1
+    moved = basic.copy()
+    for r in range(basic.shape[0]):
+        moved[r] = position[basic[r]] if basic[r] < total else basic[r] - total + count
+    return pool[kept], solution[kept], (inverse, moved, values, duals)
+
+
+@njit(cache=True)
 def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, rounds):
     """Everything a priced search starts from: the programme, cuts, and what they rule out.
 
@@ -883,6 +982,15 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
                                solution)
         if value > start:
             start, start_melds = value, melds.copy()
+        # fix again with the lowest bound and the floor so far: the next rounds' programmes
+        # and separations are over fewer melds
+        again, tighter = reduced(meld_counts, points, groups, cut_starts, cut_melds,
+                                 max_left, prices, slack, scale, bound - start * scale, spare)
+        for m in range(live.shape[0]):
+            live[m] = live[m] & again[m]
+        for k in range(KIND_COUNT):
+            limits[k] = min(limits[k], tighter[k])
+        pool, solution, basis = _narrow(pool, solution, basis, live)
     if cuts.shape[0] > 1 and pool.shape[0] > 0 and bound - spare >= (start + step) * scale:
         start, start_melds = _floor(hand, meld_counts, points, groups, cuts, cut_list, keep,
                                     max_left, pool, solution, dives[:1], start, start_melds)

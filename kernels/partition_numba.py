@@ -58,9 +58,11 @@ MAX_WIDTH = 16          # most distinct kinds in one meld (a 13-card run)
 MAX_DEPTH = 8           # most melds sharing their first card (its copies, <= 6 jokers)
 SHARE_SCALE = 1 << 20   # fixed-point scale of the per-card point bounds
 NO_VALUE = -(1 << 62)   # no child value to take in
-NODE_PROGRAMMES = 256   # a priced search solves at most this many sub-problems' programmes
+NODE_PROGRAMMES = 128   # a priced search solves at most this many sub-problems' programmes
 NODE_SHIFT = 11         # ... and at most one per 2^NODE_SHIFT memo entries of its budget
-DIVES = np.array([4, 64])  # the floor: the rounded solution, or a dive with this many solves
+DIVES = np.array([64])  # the floor: the rounded solution, or a dive with this many solves
+PLATEAU_STEPS = 3       # ... none when the bound is fewer steps than this above the floor
+NODE_MOVES = 1 << 15    # ... once the search has tried this many moves
 NODE_CARDS = 24         # for sub-problems of at least this many cards
 WORK_FACTOR = 8         # a priced best() search tries at most this many moves per memo entry
 MEMO_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64 (Fibonacci hashing)
@@ -1459,7 +1461,8 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
     Same modes, values, thresholds and move order; ``remaining`` is restored on
     return, the kinds set aside on entry (a held kind none of whose step's melds
     fits) go on an undo stack. Memo keys are (mixed-radix hand, step << 7 | kept).
-    A priced search (``node_lp`` = [programmes left, from this many cards]) also
+    A priced search (``node_lp`` = [programmes left, from this many cards, once
+    this many moves are tried]) also
     solves the linear programme of a new sub-problem this large, over the melds
     of its steps that fit (kernels.lp_bound.subset_bound), and fails it low at
     once when that bound cannot beat its threshold. ``cuts`` (:func:`_open_cuts`)
@@ -1521,7 +1524,7 @@ def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table,
                 else:
                     value = _known(memo, memo_meta, state_key, key2)
                 if (value == NO_VALUE and node_lp[0] > 0 and alpha > NEG_INF
-                        and remaining.sum() >= node_lp[1]):
+                        and remaining.sum() >= node_lp[1] and memo_meta[4] >= node_lp[2]):
                     # a large sub-problem: its own linear programme may rule it out
                     node_lp[0] -= 1
                     # the melds of this step and later ones (their groups all open) that fit
@@ -1723,7 +1726,12 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     floor's lay-down is proven best: the answer is then a best lay-down with
     the same points as the reference's, not always the same melds. A priced
     search also stops after WORK_FACTOR * ``budget`` moves; it then answers
-    the floor's lay-down (legal, ``exact`` False).
+    the floor's lay-down (legal, ``exact`` False). Once it has tried NODE_MOVES
+    moves (a search that ends sooner does not pay for them), its new
+    sub-problems of NODE_CARDS cards or more get their own programme (at most
+    NODE_PROGRAMMES of them), except on a *plateau*: when the bound is less
+    than PLATEAU_STEPS steps above the floor, the sub-problems' programmes
+    reach it too and prune little, so the search goes without.
     """
     none = np.zeros(0, dtype=np.int64)
     cut_starts, cut_melds = no_cuts()
@@ -1732,13 +1740,17 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
                            none, NEG_INF, none, cut_starts, cut_melds)
     # the linear programme's prices and cuts bound the search, a lay-down from its solution
     # is the floor, and reduced costs rule out melds and leftovers
-    (prices, slack, _, live, limits, start, start_melds, step, cut_starts,
+    (prices, slack, bound, live, limits, start, start_melds, step, cut_starts,
      cut_melds) = priced(hand, meld_counts, points, groups, keep, max_left, SHARE_SCALE, DIVES,
                          CUT_ROUNDS)
     floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
+    node_programmes = min(NODE_PROGRAMMES, budget >> NODE_SHIFT)
+    if start >= 0 and (bound - keep * least_price(hand, prices)
+                       < (start + PLATEAU_STEPS * step) * SHARE_SCALE):
+        node_programmes = 0  # a plateau: the sub-problems' programmes reach the bound too
     value, picked, exact = best_priced(hand, meld_counts, points, keep, groups, limits, budget,
                                        prices, slack, floor, live, cut_starts, cut_melds,
-                                       min(NODE_PROGRAMMES, budget >> NODE_SHIFT), NODE_CARDS)
+                                       node_programmes, NODE_CARDS)
     if value != NO_VALUE:
         return value, picked, exact
     if start >= 0:
@@ -1822,7 +1834,7 @@ def _close_cuts(cuts, m, here, sign):
 @njit(cache=True)
 def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, prices, slack,
                 floor, live, cut_starts, cut_melds, node_programmes=NODE_PROGRAMMES,
-                node_cards=NODE_CARDS):
+                node_cards=NODE_CARDS, node_moves=NODE_MOVES):
     """best() with the bound of a dual-feasible price vector (see kernels.lp_bound).
 
     ``prices`` (int64[53], fixed point SHARE_SCALE; empty: the per-card shares
@@ -1852,10 +1864,11 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
     prepared = _prepare(hand, meld_counts)
     (order, widths, kinds_of, mults, layers, jokers, _, _) = prepared
     memo_meta[5] = move_limit
-    node_lp = np.zeros(2, dtype=np.int64)  # [programmes left, from this many cards]
+    node_lp = np.zeros(3, dtype=np.int64)  # [programmes left, from this many cards, moves]
     if prices.shape[0] == KIND_COUNT:
         node_lp[0] = node_programmes
         node_lp[1] = node_cards
+        node_lp[2] = node_moves
     shares, meld_shares = _shares(hand, meld_counts, points, widths, kinds_of, mults)
     if prices.shape[0] == KIND_COUNT:
         shares[:] = prices
@@ -1877,6 +1890,7 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0
     hand_layers = _hand_layers(remaining)
+    empty_last = prices.shape[0] == KIND_COUNT
     result = target
     picked_count = 0
     kept = 0
@@ -1906,17 +1920,22 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
         depth = 0
         gained = 0
         matched = False
+        # a priced search tried the empty move last (a memo entry at the threshold it
+        # then had), so it is tried last here too; else first, in the reference's order
+        empty_done = not empty_last
         while True:
             # the leaf for the current move, evaluated exactly unless its bound rules it out
             saved = remaining[kind] if kind >= 0 else 0
-            if kind < 0 or saved <= max_left[kind]:
+            if (depth > 0 or empty_done) and (kind < 0 or saved <= max_left[kind]):
                 if kind >= 0:
                     _set_count(remaining, hand_layers, kind, 0)
                 next_kept = min(keep, kept + saved)
                 child_bound = 0
                 for k in range(KIND_COUNT):
                     child_bound += remaining[k] * shares[k]
-                if (gained * SHARE_SCALE + child_bound + tail[step + 1]
+                for j in range(depth):  # the move's cuts close, as in the search
+                    _close_cuts(cuts, step_melds[stack[j]], step, 1)
+                if (gained * SHARE_SCALE + child_bound + tail[step + 1] - cuts[0][step + 1]
                         - (keep - next_kept) * leave >= target * SHARE_SCALE):
                     sub, memo = _solve(remaining, step + 1, next_kept, keep, MODE_BEST, points,
                                        max_left, prepared, table, step_melds, shares,
@@ -1927,14 +1946,20 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
                         matched = True
                         kept = next_kept
                         target = sub
-                        break
+                        break  # the path's cuts stay closed for the steps after
+                for j in range(depth):
+                    _close_cuts(cuts, step_melds[stack[j]], step, -1)
                 if kind >= 0:
                     _set_count(remaining, hand_layers, kind, saved)
+            if depth == 0 and empty_done and empty_last:
+                break  # the empty move, last
             advanced, slot, depth, gained = _next_move(
                 remaining, hand_layers, slot, high, single, depth, gained, stack, step_melds,
                 points, widths, kinds_of, mults, layers, jokers)
             if not advanced:
-                break
+                if empty_done:
+                    break
+                empty_done = True  # now the empty move (depth 0, nothing gained)
         if not matched:  # the exact values guarantee a match
             raise RuntimeError("best lay-down reconstruction failed")
         for j in range(depth):

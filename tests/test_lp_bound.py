@@ -297,3 +297,33 @@ def test_the_priced_search_proves_cp_sat_s_optimum_at_45_cards_and_10_table_meld
                                                 left, STATE_BUDGET)
     optimum = optimize_laydown(instance, Config(solver="cpsat")).points
     assert exact and value == optimum == int(points[chosen].sum())
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_narrowing_the_pool_keeps_the_basis_and_its_programme(seed):
+    # a round's basis over the pool, then the pool narrowed to a few live melds: the melds
+    # the basis holds stay (at their new positions), slacks shift down, and the programme
+    # warm-started from the narrowed basis has the same value as a cold solve over it
+    instance = random_instance(seed, 45, 10, "classic")
+    hand, rows, points, groups, _ = _arrays(instance)
+    every = np.arange(len(points))
+    cuts = lp_bound.no_cuts()
+    *_, solution, basis = lp_bound.lp_solve(hand, rows, points, groups, *cuts, every,
+                                            instance.keep, lp_bound.MAX_ITERATIONS,
+                                            lp_bound.cold_basis())
+    live = np.zeros(len(points), dtype=np.int64)
+    live[::7] = 1
+    pool, narrowed, (inverse, basic, values, duals) = lp_bound._narrow(every, solution, basis,
+                                                                     live)
+    held = [m for m in basis[1] if m < len(points)]
+    assert set(held) <= set(pool.tolist())
+    assert set(np.flatnonzero(live).tolist()) <= set(pool.tolist())
+    assert sorted(pool.tolist()) == pool.tolist()
+    for old, new in zip(basis[1], basic):
+        assert (pool[new] == old) if old < len(points) else new - len(pool) == old - len(points)
+    assert np.array_equal(narrowed, solution[np.isin(every, pool)])
+    warm = lp_bound.lp_solve(hand, rows, points, groups, *cuts, pool, instance.keep,
+                             lp_bound.MAX_ITERATIONS, (inverse, basic, values, duals))[0]
+    cold = lp_bound.lp_solve(hand, rows, points, groups, *cuts, pool, instance.keep,
+                             lp_bound.MAX_ITERATIONS, lp_bound.cold_basis())[0]
+    assert warm == pytest.approx(cold, abs=1e-6)
