@@ -888,6 +888,19 @@ def granularity(points):
 
 
 @njit(cache=True)
+def _fix_again(live, limits, meld_counts, points, groups, cut_starts, cut_melds, max_left,
+               prices, slack, scale, gap, spare):
+    """:func:`reduced` with these prices, its melds and copies taken off ``live`` and
+    ``limits`` (in place): each fixing holds, so all of them do together."""
+    again, tighter = reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left,
+                             prices, slack, scale, gap, spare)
+    for m in range(live.shape[0]):
+        live[m] = live[m] & again[m]
+    for k in range(KIND_COUNT):
+        limits[k] = min(limits[k], tighter[k])
+
+
+@njit(cache=True)
 def _narrow(pool, solution, basis, live):
     """The pool's melds still ``live`` (and those the basis holds: the programme over the
     pool stays the one it is optimal for, less columns it does not use), their solution
@@ -984,21 +997,13 @@ def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, roun
             start, start_melds = value, melds.copy()
         # fix again with the lowest bound and the floor so far: the next rounds' programmes
         # and separations are over fewer melds
-        again, tighter = reduced(meld_counts, points, groups, cut_starts, cut_melds,
-                                 max_left, prices, slack, scale, bound - start * scale, spare)
-        for m in range(live.shape[0]):
-            live[m] = live[m] & again[m]
-        for k in range(KIND_COUNT):
-            limits[k] = min(limits[k], tighter[k])
+        _fix_again(live, limits, meld_counts, points, groups, cut_starts, cut_melds,
+                   max_left, prices, slack, scale, bound - start * scale, spare)
         pool, solution, basis = _narrow(pool, solution, basis, live)
     if cuts.shape[0] > 1 and pool.shape[0] > 0 and bound - spare >= (start + step) * scale:
         start, start_melds = _floor(hand, meld_counts, points, groups, cuts, cut_list, keep,
                                     max_left, pool, solution, dives[:1], start, start_melds)
-    again, tighter = reduced(meld_counts, points, groups, cut_starts, cut_melds, max_left,
-                             prices, slack, scale, bound - (start + step) * scale, spare)
-    for m in range(live.shape[0]):
-        live[m] = live[m] & again[m]
-    for k in range(KIND_COUNT):
-        limits[k] = min(limits[k], tighter[k])
+    _fix_again(live, limits, meld_counts, points, groups, cut_starts, cut_melds, max_left,
+               prices, slack, scale, bound - (start + step) * scale, spare)
     return (prices, slack, bound, live, limits, start, start_melds, step, cut_starts,
             cut_melds)
