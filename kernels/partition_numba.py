@@ -1375,6 +1375,16 @@ def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guar
 
 
 @njit(cache=True)
+def _rebuild_allowance(meta, budget, move_limit):
+    """A priced search's rebuild re-searches sub-problems against new thresholds: it gets
+    a fresh move allowance and room for ``budget`` more memo entries, and if it still
+    stops, the caller answers the floor (not proven) instead of failing."""
+    if move_limit < INT64_MAX:
+        meta[4] = 0
+        meta[2] += budget
+
+
+@njit(cache=True)
 def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, tail, floor,
                  move_limit, leave):
     """best() on the packed state: (points, sorted catalogue indices, exact)."""
@@ -1390,6 +1400,7 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, 
         return np.int64(NO_VALUE), picked[:0], meta[3] == 0
     if target == NEG_INF:
         return target, picked[:0], meta[3] == 0
+    _rebuild_allowance(meta, budget, move_limit)
     result = target
     picked_count = 0
     kept = 0
@@ -1443,8 +1454,10 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, 
                 cur, guards, slot, high, single, depth, gained, stack, melds)
             if not advanced:
                 break
-        if not matched:  # the exact values guarantee a match
-            raise RuntimeError("best lay-down reconstruction failed")
+        if not matched:
+            if move_limit < INT64_MAX and meta[3] != 0:
+                return np.int64(NO_VALUE), picked[:0], False  # the rebuild stopped
+            raise RuntimeError("best lay-down reconstruction failed")  # exact values match
         for j in range(depth):
             picked[picked_count] = melds[PS_MELD, stack[j]]
             picked_count += 1
@@ -1889,6 +1902,7 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
         return np.int64(NO_VALUE), picked[:0], memo_meta[3] == 0
     if target == NEG_INF:
         return target, picked[:0], memo_meta[3] == 0
+    _rebuild_allowance(memo_meta, budget, move_limit)
     hand_layers = _hand_layers(remaining)
     empty_last = prices.shape[0] == KIND_COUNT
     result = target
@@ -1960,8 +1974,10 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
                 if empty_done:
                     break
                 empty_done = True  # now the empty move (depth 0, nothing gained)
-        if not matched:  # the exact values guarantee a match
-            raise RuntimeError("best lay-down reconstruction failed")
+        if not matched:
+            if move_limit < INT64_MAX and memo_meta[3] != 0:
+                return np.int64(NO_VALUE), picked[:0], False  # the rebuild stopped
+            raise RuntimeError("best lay-down reconstruction failed")  # exact values match
         for j in range(depth):
             picked[picked_count] = step_melds[stack[j]]
             picked_count += 1
