@@ -96,12 +96,11 @@ def _describe_meld(cards, rules, trump):
 
 
 def _announce_numba(backend, cards: int = 0) -> None:
-    """Say on stderr when the numba backend is about to compile (its first run): the
-    backend named, else the one the dispatcher picks for a hand of ``cards`` cards
-    (numba's bounded search from PRICED_CARDS cards)."""
-    from kernels.partition import best_backend
+    """Say on stderr when numba code is about to compile (its first run): the numba
+    backend, or Cython's bounded search from PRICED_CARDS cards (numba's programme)."""
+    from kernels.partition import needs_numba
 
-    if best_backend(backend, cards) == "numba":
+    if needs_numba(backend, cards):
         from solver.engine.warm import ensure_compiled
 
         ensure_compiled("numba backend", lambda text: print(text, file=sys.stderr, flush=True))

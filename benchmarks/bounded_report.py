@@ -8,10 +8,10 @@
 - the kernel path (Cython and numba) on the 45-card + 10-table-meld instances
   that aborted out of memory (seeds 515000, 515001): time, points against
   CP-SAT's optimum, whether proven, and the process's peak memory;
-- the priced search (numba, kernels.lp_bound's bound) on seeded instances of
-  30, 45 and 60 cards (60: six players, three decks) with 10 table melds: the
-  kernel's solve and the optimizer end to end, median and slowest, proven
-  answers, points against CP-SAT's optimum;
+- the priced search (kernels.lp_bound's bound; numba's search and Cython's) on
+  seeded instances of 30, 45 and 60 cards (60: six players, three decks) with 10
+  table melds: the kernel's solve and the optimizer end to end, median and
+  slowest, proven answers, points against CP-SAT's optimum;
 - with ``--sweep``, the states of the rank-sweep reference (kernels.sweep_ref)
   per layer, largest and summed, for seeded instances of several sizes (slow:
   pure Python).
@@ -62,34 +62,44 @@ def huge():
     return rows, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def priced(size, tables, count, players, repeat=3):
-    """The kernel path (numba) and CP-SAT on seeded instances: medians, slowest, proofs.
+def priced(size, tables, count, players, backends=("numba", "cython"), repeat=3):
+    """The kernel path of each compiled backend and CP-SAT on seeded instances: per backend
+    (solve median, slowest, end to end median, slowest, proven, largest shortfall), and
+    CP-SAT's (median, slowest).
 
     *end to end*: :func:`optimize_laydown` (candidates, search, answer); *solve*: the
     kernel's ``best`` alone on the same candidates (what the issue's targets time); best
     of ``repeat`` each, after a warm-up."""
-    kernel, solve, cpsat, proven, shortfall = [], [], [], 0, []
+    kernel = {b: [] for b in backends}
+    solve = {b: [] for b in backends}
+    proven = {b: 0 for b in backends}
+    shortfall = {b: [] for b in backends}
+    cpsat = []
     for seed in range(count):
         instance = random_instance(seed, size, tables, "classic", players=players)
-        config = Config(solver="kernel", backend="numba")
-        optimize_laydown(instance, config)  # warm
-        seconds, found = timed(lambda: optimize_laydown(instance, config), repeat)
-        kernel.append(seconds)
-        candidates = build_candidates(instance, "numba")
-        hand = np.array(instance.hand.counts, dtype=np.int64)
-        left = max_left_python(hand, np.array(instance.must_use.counts, dtype=np.int64))
-        solve.append(timed(lambda: partition.best(
-            hand, candidates.rows, instance.keep, "numba", candidates.groups, left), repeat)[0])
         started = time.perf_counter()
         optimum = optimize_laydown(instance, Config(solver="cpsat")).points
         cpsat.append(time.perf_counter() - started)
-        if found.optimal:
-            if found.points != optimum:
-                raise AssertionError(f"seed {seed}: proven {found.points}, CP-SAT {optimum}")
-            proven += 1
-        shortfall.append(1 - found.points / optimum if optimum else 0.0)
-    return (statistics.median(solve), max(solve), statistics.median(kernel), max(kernel),
-            statistics.median(cpsat), max(cpsat), proven, max(shortfall))
+        candidates = build_candidates(instance, "numba")
+        hand = np.array(instance.hand.counts, dtype=np.int64)
+        left = max_left_python(hand, np.array(instance.must_use.counts, dtype=np.int64))
+        for backend in backends:
+            config = Config(solver="kernel", backend=backend)
+            optimize_laydown(instance, config)  # warm
+            seconds, found = timed(lambda: optimize_laydown(instance, config), repeat)
+            kernel[backend].append(seconds)
+            solve[backend].append(timed(lambda: partition.best(
+                hand, candidates.rows, instance.keep, backend, candidates.groups, left),
+                repeat)[0])
+            if found.optimal:
+                if found.points != optimum:
+                    raise AssertionError(f"seed {seed}, {backend}: proven {found.points}, "
+                                         f"CP-SAT {optimum}")
+                proven[backend] += 1
+            shortfall[backend].append(1 - found.points / optimum if optimum else 0.0)
+    rows = {b: (statistics.median(solve[b]), max(solve[b]), statistics.median(kernel[b]),
+                max(kernel[b]), proven[b], max(shortfall[b])) for b in backends}
+    return rows, (statistics.median(cpsat), max(cpsat))
 
 
 def sweep_states(size, tables, seeds, prune=False):
@@ -121,17 +131,18 @@ def main(argv=None):
     for seed, backend, seconds, points, optimum, proven in rows:
         print(f"| {seed} | {backend} | {seconds * 1e3:.0f} | {points} | {optimum} | {proven} |")
     print(f"peak memory of the process: {peak:.0f} MB")
-    print("| cards | table melds | players | kernel solve (numba) median, slowest ms "
+    print("| cards | table melds | players | backend | kernel solve median, slowest ms "
           "| end to end median, slowest ms | CP-SAT median, slowest ms | proven "
           "| largest shortfall |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for size, tables, players in ((30, 10, 4), (45, 10, 4), (60, 10, 6)):
-        (s_med, s_max, k_med, k_max, c_med, c_max, proven,
-         short) = priced(size, tables, args.priced_count, players)
-        print(f"| {size} | {tables} | {players} | {s_med * 1e3:.1f}, {s_max * 1e3:.0f} "
-              f"| {k_med * 1e3:.1f}, {k_max * 1e3:.0f} "
-              f"| {c_med * 1e3:.1f}, {c_max * 1e3:.0f} | {proven}/{args.priced_count} "
-              f"| {short:.1%} |", flush=True)
+        rows, (c_med, c_max) = priced(size, tables, args.priced_count, players)
+        for backend, (s_med, s_max, k_med, k_max, proven, short) in rows.items():
+            print(f"| {size} | {tables} | {players} | {backend} "
+                  f"| {s_med * 1e3:.1f}, {s_max * 1e3:.0f} "
+                  f"| {k_med * 1e3:.1f}, {k_max * 1e3:.0f} "
+                  f"| {c_med * 1e3:.1f}, {c_max * 1e3:.0f} | {proven}/{args.priced_count} "
+                  f"| {short:.1%} |", flush=True)
     if not args.sweep:
         return
     print("| cards | table melds | largest layer (median, max) | states in all (median) "

@@ -24,8 +24,6 @@ def _instances(size, tables):
 @pytest.mark.parametrize("tables", TABLES)
 @pytest.mark.parametrize("size", SIZES)
 def test_optimize(benchmark, size, tables, solver):
-    if solver == "kernel" and size >= 45 and tables:
-        pytest.skip("the kernel path takes minutes on 45 cards with table melds (auto picks CP-SAT)")
     instances = _instances(size, tables)
     config = Config(solver=solver)
     benchmark.group = f"optimize {size} cards, {tables} table melds"

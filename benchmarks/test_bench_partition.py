@@ -87,3 +87,27 @@ def test_catalogue(benchmark, size, backend):
     result = _run(benchmark, backend,
                   lambda: [partition.catalogue(hand, PARAMS, backend) for hand in hands])
     assert len(result) == len(hands)
+
+
+@pytest.mark.parametrize("backend", ("numba", "cython"))
+@pytest.mark.parametrize("size, players", ((45, 4), (60, 6)))
+def test_priced_best(benchmark, size, players, backend):
+    """The priced search (kernels.lp_bound's programme) on 45 and 60 cards + 10 table melds,
+    the optimizer's candidates, four seeded instances (the issue's targets: a median of
+    5 ms at 45 cards, 20 ms at 60; benchmarks/bounded_report.py has the per-seed figures)."""
+    from kernels.candidates import max_left_python
+    from solver.extensions import build_candidates
+    from solver.instances import random_instance
+
+    cases = []
+    for seed in range(4):
+        instance = random_instance(seed, size, 10, "classic", players=players)
+        candidates = build_candidates(instance, "numba")
+        hand = np.array(instance.hand.counts, dtype=np.int64)
+        left = max_left_python(hand, np.array(instance.must_use.counts, dtype=np.int64))
+        cases.append((hand, candidates, instance.keep, left))
+    benchmark.group = f"priced best {size} cards + 10 table melds x4"
+    work = lambda: [partition.best(hand, c.rows, keep, backend, c.groups, left).points  # noqa: E731
+                    for hand, c, keep, left in cases]
+    result = _run(benchmark, backend, work)
+    assert len(result) == len(cases)

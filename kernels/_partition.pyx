@@ -1066,11 +1066,14 @@ cdef extern from *:
     static inline int partition_ctz64(unsigned long long x) {
         unsigned long i; _BitScanForward64(&i, x); return (int)i;
     }
+    static inline int partition_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     static inline int partition_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int partition_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     #endif
     """
     int partition_ctz64(unsigned long long x) noexcept nogil
+    int partition_popcount64(unsigned long long x) noexcept nogil
 
 
 cdef int64_t _POSITION_OF[KIND_COUNT]
@@ -1105,6 +1108,28 @@ cdef struct Ctx:
     uint64_t anchors           # bit p: some group with a slot is anchored at position p
     int64_t budget             # most memo entries (best only); past it the search stops
     bint exhausted             # the budget stopped the search: the best may be higher
+    # the priced search (best_priced only; see there)
+    const int64_t* price_at    # [KIND_COUNT], the price of the kind at each position
+    const int64_t* shares      # [slots], the prices of a slot's meld
+    const int64_t* tail        # [step_total + 1], the slack of the groups and cuts open
+    int64_t bound              # the prices of the remaining hand in play
+    int64_t scale              # the prices' fixed point
+    int64_t leave              # the least price of a kind the hand holds
+    int64_t moves              # moves tried
+    int64_t move_limit         # ... past this many the search stops
+    bint stopped
+    const int64_t* slot_meld   # [slots], the meld of each slot
+    const int64_t* slot_step   # [slots], the step of each slot
+    const int64_t* cuts_start  # [slots + 1], CSR: the cuts (with slack) holding a slot's meld
+    const int64_t* cuts_of     # ... their numbers
+    const int64_t* cut_last    # [C], the last step with a meld of the cut
+    const int64_t* cut_value   # [C], the cut's slack
+    int64_t* cut_laid          # [C], melds of the cut laid on the path
+    int64_t* closed            # [step_total + 1], slack of the closed cuts counted in tail
+    void* node_bound           # a sub-problem's programme (a Python callable; see there)
+    int64_t node_left          # ... at most this many more of them
+    int64_t node_cards         # ... for sub-problems of at least this many cards
+    int64_t node_moves         # ... once this many moves are tried
 
 
 cdef class _Workspace:
@@ -1120,13 +1145,15 @@ cdef class _Workspace:
     cdef uint64_t anchors
 
     cdef int build(self, const int64_t* hand, const int64_t* melds, int64_t meld_total,
-                   const int64_t* points, const int64_t* groups) except -1:
+                   const int64_t* points, const int64_t* groups,
+                   const int64_t* allowed=NULL) except -1:
         """Sparse slots, CSR over steps, memo-key places, bit masks.
 
         A meld's slot sits at its step: its first card's kind step for an ungrouped
         meld, its group's step for a grouped one (placed at the group's anchor: the
         smallest first card among all the group's melds, those without a slot included,
-        as the reference); within a step, in catalogue order."""
+        as the reference); within a step, in catalogue order. With ``allowed`` (a flag per
+        meld), a meld flagged 0 gets no slot either."""
         cdef int64_t anchor[63]
         cdef uint64_t slotted_groups = 0
         cdef int64_t group_count = 0
@@ -1205,8 +1232,8 @@ cdef class _Workspace:
                             full_first = _POSITION_OF[kind]
                 if full_first < anchor[group]:
                     anchor[group] = full_first
-            if bad != 0 or over:
-                self.tmp_first[m] = -1     # never fits: no slot
+            if bad != 0 or over or (allowed != NULL and allowed[m] == 0):
+                self.tmp_first[m] = -1     # never fits (or may not be laid): no slot
                 continue
             self.tmp_width[m] = width
             self.tmp_first[m] = first
@@ -1342,6 +1369,22 @@ cdef class _Workspace:
         ctx.depth_cap = self.depth_cap
         ctx.keep = 0
         ctx.overflow = 0
+        ctx.price_at = NULL
+        ctx.shares = NULL
+        ctx.tail = NULL
+        ctx.bound = 0
+        ctx.scale = 1
+        ctx.leave = 0
+        ctx.moves = 0
+        ctx.move_limit = C_INT64_MAX
+        ctx.stopped = False
+        ctx.slot_meld = self.slot_meld.data()
+        ctx.slot_step = NULL
+        ctx.cuts_start = NULL
+        ctx.node_bound = NULL
+        ctx.node_left = 0
+        ctx.node_cards = 0
+        ctx.node_moves = 0
         cdef int64_t bits = _INITIAL_BITS
         if self.card_total > 24:      # 10^3 states and up
             bits = 12
@@ -1762,6 +1805,35 @@ cdef int _reconstruct(Ctx* c, int64_t target, int64_t kept, bint stepped,
         step += 1
 
 
+cdef int64_t _begin(_Workspace workspace, Ctx* ctx, object keep_value,
+                    const int64_t* hand, const int64_t* limit, int64_t budget) except -2:
+    """A best() search's context over a built workspace; the cards kept from the start
+    (the kinds no meld holds stay in hand), or -1 when those kinds leave more copies
+    than ``limit`` allows (nothing is feasible).
+
+    kept is min(keep, cards set aside): any keep <= 0 acts as 0 and any keep beyond
+    the hand as hand + 1 (never reached), which keeps the memo key small and injective."""
+    cdef int64_t keep_c, kind, kept
+    if keep_value <= 0:
+        keep_c = 0
+    elif keep_value > workspace.card_total:
+        keep_c = workspace.card_total + 1
+    else:
+        keep_c = keep_value
+    if workspace.state_total > C_INT64_MAX // (keep_c + 1):
+        raise OverflowError("hand too large for the int64 memo key")
+    workspace.fill(ctx)
+    ctx.keep = keep_c
+    ctx.limit = limit
+    ctx.budget = budget
+    ctx.exhausted = False
+    for kind in range(KIND_COUNT):
+        if hand[kind] > 0 and workspace.place_of[kind] == 0 and hand[kind] > limit[kind]:
+            return -1
+    kept = workspace.aside_cards
+    return keep_c if kept > keep_c else kept
+
+
 def best(hand, meld_counts, points, keep, groups=None, max_left=None, budget=STATE_BUDGET):
     """(best points, chosen meld indices sorted, exact); NEG_INF and none when nothing is
     feasible.
@@ -1782,7 +1854,7 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None, budget=STA
     cdef const int64_t* hand_data
     cdef const int64_t* limit_data
     cdef const int64_t* group_data = NULL
-    cdef int64_t meld_total, keep_c, kind, target, kept
+    cdef int64_t meld_total, kind, target, kept
     cdef int matched = 0
     cdef bint feasible = True
     cdef bint stepped = False
@@ -1825,32 +1897,11 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None, budget=STA
                         try:
                             workspace.build(hand_data, <const int64_t*>meld_view.buf, meld_total,
                                             <const int64_t*>point_view.buf, group_data)
-                            # kept is min(keep, cards set aside): any keep <= 0 acts as 0 and
-                            # any keep beyond the hand as hand + 1 (never reached), which keeps
-                            # the memo key small and injective
-                            if keep_value <= 0:
-                                keep_c = 0
-                            elif keep_value > workspace.card_total:
-                                keep_c = workspace.card_total + 1
-                            else:
-                                keep_c = keep_value
-                            if workspace.state_total > C_INT64_MAX // (keep_c + 1):
-                                raise OverflowError("hand too large for the int64 memo key")
-                            workspace.fill(&ctx)
-                            ctx.keep = keep_c
-                            ctx.limit = limit_data
-                            ctx.budget = budget
-                            ctx.exhausted = False
+                            kept = _begin(workspace, &ctx, keep_value, hand_data, limit_data,
+                                          budget)
+                            feasible = kept >= 0
                             # some group has a meld that fits: the steps
                             stepped = workspace.anchors != 0
-                            # kinds in no meld stay in hand
-                            for kind in range(KIND_COUNT):
-                                if (hand_data[kind] > 0 and workspace.place_of[kind] == 0
-                                        and hand_data[kind] > limit_data[kind]):
-                                    feasible = False
-                            kept = workspace.aside_cards
-                            if kept > keep_c:
-                                kept = keep_c
                             target = C_NEG_INF
                             if feasible:
                                 with nogil:
@@ -1887,3 +1938,522 @@ def best(hand, meld_counts, points, keep, groups=None, max_left=None, budget=STA
     for i in range(picked.size()):
         out_view[i] = picked[i]
     return target, out, not ctx.exhausted
+
+
+# --- the priced search ----------------------------------------------------------------
+#
+# best() with the bound of a dual-feasible price vector, as partition_numba.best_priced:
+# the sub-problem of a remaining hand r at step s, with k cards kept so far, is worth at
+# most prices . r + tail[s] - (keep - k) * leave (fixed point, ``scale``), where tail[s]
+# is the slack of the groups and cuts that still have a meld at step s or later. The
+# search looks only for lay-downs worth more than a threshold (fail-hard: a sub-problem
+# that cannot beat its threshold alpha answers alpha, and its memo word marks it an upper
+# bound: value * 2 + 1; an exact value is value * 2), tries the empty move of a step last,
+# and stops after ``move_limit`` moves. A laid meld closes the cuts that hold it (their
+# slack leaves the tail of the later steps), and a large new sub-problem may be ruled out
+# by its own linear programme, a callable the caller passes (numba's
+# kernels.lp_bound.subset_bound): the search holds the GIL only for those calls.
+
+
+cdef inline bint _count_move(Ctx* c) noexcept nogil:
+    """One more move; True once the search is past its move limit (it then stops)."""
+    c.moves += 1
+    if c.moves > c.move_limit:
+        c.stopped = True
+    return c.stopped
+
+
+cdef inline void _close_cuts(Ctx* c, int64_t s, int64_t sign) noexcept nogil:
+    """Slot s laid (``sign`` 1) or taken back (-1): a cut holding its meld is closed once
+    one of its melds is laid (no other can be), so its slack leaves the bound of the steps
+    after the slot's (partition_numba._close_cuts)."""
+    cdef int64_t i, cut, t
+    for i in range(c.cuts_start[s], c.cuts_start[s + 1]):
+        cut = c.cuts_of[i]
+        c.cut_laid[cut] += sign
+        if c.cut_laid[cut] != (1 if sign > 0 else 0):
+            continue  # already closed on this path (or still is)
+        for t in range(c.slot_step[s] + 1, c.cut_last[cut] + 1):
+            c.closed[t] += sign * c.cut_value[cut]
+
+
+cdef inline void _ptake(Ctx* c, int64_t s) noexcept nogil:
+    _take(c, s)
+    c.bound -= c.shares[s]
+    if c.cuts_start != NULL:
+        _close_cuts(c, s, 1)
+
+
+cdef inline void _pgive(Ctx* c, int64_t s) noexcept nogil:
+    _give(c, s)
+    c.bound += c.shares[s]
+    if c.cuts_start != NULL:
+        _close_cuts(c, s, -1)
+
+
+cdef inline bint _next_split(Ctx* c, int64_t* slot, int64_t high, int64_t* stack,
+                             int64_t* depth, int64_t* gained) noexcept nogil:
+    """The kind step's next multiset of melds (slots below ``high``) in depth-first order:
+    one more meld from ``slot`` on, else the last one taken back and the next one after
+    it. True when a move is taken; False when none is left or the search stopped (a move
+    past the limit: the caller takes the stack back)."""
+    cdef int64_t found, s
+    while True:
+        found = _next_fit(c, slot[0], high, 0)
+        if found >= 0:
+            if _count_move(c):
+                return False
+            _ptake(c, found)
+            gained[0] += c.points[found]
+            stack[depth[0]] = found
+            depth[0] += 1
+            slot[0] = found
+            return True
+        if depth[0] == 0:
+            return False
+        depth[0] -= 1
+        s = stack[depth[0]]
+        _pgive(c, s)
+        gained[0] -= c.points[s]
+        slot[0] = s + 1
+
+
+cdef inline int64_t _ceiling(const Ctx* c, int64_t step, int64_t gained,
+                             int64_t kept) noexcept nogil:
+    """The bound (fixed point) of a child at ``step``, ``gained`` points on the way, with
+    ``kept`` cards kept: the remaining hand is the child's (its kind set aside)."""
+    cdef int64_t closed = c.closed[step] if c.cuts_start != NULL else 0
+    return gained * c.scale + c.bound + c.tail[step] - closed - (c.keep - kept) * c.leave
+
+
+cdef int64_t _priced_child(Ctx* c, int64_t step, int64_t position, int64_t kept,
+                           int64_t gained, int64_t alpha,
+                           int64_t best) except? -1152921504606846977 nogil:
+    """The kind step's current move: the kind's copies left set aside, the child searched
+    unless its bound cannot beat the frame's bar; the frame's best after it."""
+    cdef int64_t saved = _set_aside(c, position)
+    cdef int64_t price = saved * c.price_at[position]
+    cdef int64_t next_kept = kept + saved
+    cdef int64_t bar = best if best > alpha else alpha
+    cdef int64_t sub
+    if next_kept > c.keep:
+        next_kept = c.keep
+    c.bound -= price
+    if bar <= C_NEG_INF or _ceiling(c, step + 1, gained, next_kept) > bar * c.scale:
+        sub = _priced_step(c, step + 1, next_kept, bar - gained)
+        if sub > C_NEG_INF and sub + gained > best:
+            best = sub + gained
+    c.bound += price
+    _restore(c, position, saved)
+    return best
+
+
+cdef int64_t _priced_frame(Ctx* c, int64_t step, int64_t position, int64_t kept,
+                           int64_t alpha) except? -1152921504606846977 nogil:
+    """_kind_frame with the bound: the multisets of the step's melds in depth-first
+    order, then the empty one."""
+    cdef int64_t limit = c.limit[_ORDER[position]]
+    cdef int64_t high = c.start[step + 1]
+    cdef int64_t* stack = c.stacks + position * c.depth_cap
+    cdef int64_t depth = 0
+    cdef int64_t slot = c.start[step]
+    cdef int64_t gained = 0
+    cdef int64_t best = C_NEG_INF
+    while _next_split(c, &slot, high, stack, &depth, &gained):
+        if not _over(c, position, limit):
+            best = _priced_child(c, step, position, kept, gained, alpha, best)
+    if c.stopped:
+        while depth > 0:
+            depth -= 1
+            _pgive(c, stack[depth])
+        return C_NEG_INF
+    if not _over(c, position, limit):
+        best = _priced_child(c, step, position, kept, 0, alpha, best)
+    return best
+
+
+cdef int64_t _node_bound(Ctx* c, int64_t step, int64_t kept) except? -1 with gil:
+    """The bound (fixed point) of the sub-problem's own linear programme: the remaining
+    hand, over the melds of this step and later ones that fit (their groups all open),
+    ``keep - kept`` cards still to keep."""
+    cdef int64_t[::1] remaining
+    cdef int64_t[::1] subset
+    cdef int64_t position, t, s, n = 0
+    cdef int64_t high = c.start[c.step_total]
+    remaining_array = np.zeros(KIND_COUNT, dtype=np.int64)
+    subset_array = np.empty(high - c.start[step], dtype=np.int64)
+    remaining = remaining_array
+    subset = subset_array
+    for position in range(KIND_COUNT):
+        for t in range(c.level_count):
+            remaining[_ORDER[position]] += (c.levels[t] >> position) & 1
+    for s in range(c.start[step], high):
+        if _fits(c, s, 0):
+            subset[n] = c.slot_meld[s]
+            n += 1
+    return (<object>c.node_bound)(remaining_array, subset_array[:n], c.keep - kept)
+
+
+cdef inline int64_t _cards_left(const Ctx* c) noexcept nogil:
+    cdef int64_t t, total = 0
+    for t in range(c.level_count):
+        total += partition_popcount64(c.levels[t])
+    return total
+
+
+cdef int64_t _priced_step(Ctx* c, int64_t step, int64_t kept,
+                          int64_t alpha) except? -1152921504606846977 nogil:
+    """The most points of the remaining hand from ``step`` on when that is more than
+    ``alpha``; else ``alpha`` (then an upper bound); NEG_INF once the search stopped.
+
+    On entry the held kinds none of whose step's melds fits are set aside (as numba's
+    search: such a state and the one without those kinds are one memo entry), and
+    restored on return."""
+    cdef int64_t positions[KIND_COUNT]
+    cdef int64_t counts[KIND_COUNT]
+    cdef int64_t aside = 0
+    cdef int64_t value, position, kind
+    if c.stopped:
+        return C_NEG_INF
+    while True:
+        step = _advance(c, step)
+        if step == c.step_total:
+            break
+        position = c.step_pos[step]
+        if step != c.kstep[position] or _next_fit(c, c.start[step], c.start[step + 1], 0) >= 0:
+            break
+        kind = _ORDER[position]
+        if _over(c, position, c.limit[kind]):
+            step = -1  # too many copies would stay: infeasible
+            break
+        positions[aside] = position
+        counts[aside] = _set_aside(c, position)
+        c.bound -= counts[aside] * c.price_at[position]
+        kept += counts[aside]
+        if kept > c.keep:
+            kept = c.keep
+        aside += 1
+        step += 1
+    if step < 0:
+        value = C_NEG_INF
+    elif step == c.step_total:
+        value = 0 if kept >= c.keep else C_NEG_INF
+    else:
+        value = _priced_body(c, step, kept, alpha)
+    while aside > 0:
+        aside -= 1
+        c.bound += counts[aside] * c.price_at[positions[aside]]
+        _restore(c, positions[aside], counts[aside])
+    return value
+
+
+cdef int64_t _priced_body(Ctx* c, int64_t step, int64_t kept,
+                          int64_t alpha) except? -1152921504606846977 nogil:
+    """_priced_step from a step with a choice."""
+    cdef int64_t best = C_NEG_INF
+    cdef int64_t key, word, position, sub, s, high, bar
+    key = c.state * (c.keep + 1) + kept
+    if _memo_find(&c.memo, key, <uint64_t>step, &word):
+        if (word & 1) == 0 or (word >> 1) <= alpha:
+            return word >> 1  # exact, or an upper bound that cannot beat alpha
+    elif c.memo.size >= c.budget:
+        c.exhausted = True  # over budget: this sub-problem is not searched
+        return C_NEG_INF
+    if (c.node_left > 0 and alpha > C_NEG_INF and c.moves >= c.node_moves
+            and _cards_left(c) >= c.node_cards):
+        # a large sub-problem: its own linear programme may rule it out
+        c.node_left -= 1
+        if _node_bound(c, step, kept) <= alpha * c.scale:
+            _memo_put(&c.memo, key, <uint64_t>step, alpha * 2 + 1)
+            return alpha
+    position = c.step_pos[step]
+    if step == c.kstep[position]:
+        best = _priced_frame(c, step, position, kept, alpha)
+    else:
+        # a group step: each of the group's melds that fits, then nothing
+        high = c.start[step + 1]
+        for s in range(c.start[step], high):
+            if _fits(c, s, 0):
+                if _count_move(c):
+                    break
+                _ptake(c, s)
+                bar = best if best > alpha else alpha
+                if bar <= C_NEG_INF or _ceiling(c, step + 1, c.points[s], kept) > bar * c.scale:
+                    sub = _priced_step(c, step + 1, kept, bar - c.points[s])
+                    if sub > C_NEG_INF and sub + c.points[s] > best:
+                        best = sub + c.points[s]
+                _pgive(c, s)
+        if not c.stopped:
+            bar = best if best > alpha else alpha
+            if bar <= C_NEG_INF or _ceiling(c, step + 1, 0, kept) > bar * c.scale:
+                sub = _priced_step(c, step + 1, kept, bar)
+                if sub > best:
+                    best = sub
+    if c.stopped:
+        return C_NEG_INF
+    if best > alpha:
+        _memo_put(&c.memo, key, <uint64_t>step, best * 2)
+        return best
+    _memo_put(&c.memo, key, <uint64_t>step, alpha * 2 + 1)
+    return alpha
+
+
+cdef inline bint _reaches(const Ctx* c, int64_t step, int64_t gained, int64_t kept,
+                          int64_t target) noexcept nogil:
+    """Whether the child's bound leaves room for ``target`` points."""
+    return _ceiling(c, step, gained, kept) >= target * c.scale
+
+
+cdef int _priced_rebuild(Ctx* c, int64_t target, int64_t kept,
+                         vector[int64_t]* picked) except -1 nogil:
+    """The lay-down worth ``target`` that the priced search found: at each step the first
+    move (in the search's order) whose child, searched against target less one, gives
+    it. 1 when rebuilt; 0 when a re-search stopped at its limits (the caller then answers
+    the floor)."""
+    cdef int64_t step = 0
+    cdef int64_t position, kind, high, depth, slot, gained, saved, price, next_kept, sub
+    cdef int64_t found, s, j
+    cdef int64_t* stack
+    cdef bint matched
+    while True:
+        step = _advance(c, step)
+        if step >= c.step_total:
+            return 1
+        position = c.step_pos[step]
+        high = c.start[step + 1]
+        matched = False
+        if step != c.kstep[position]:
+            for s in range(c.start[step], high):
+                if _fits(c, s, 0):
+                    _ptake(c, s)
+                    if _reaches(c, step + 1, c.points[s], kept, target):
+                        sub = _priced_step(c, step + 1, kept, target - c.points[s] - 1)
+                        if sub > C_NEG_INF and sub + c.points[s] == target:
+                            matched = True
+                            picked.push_back(s)
+                            target = sub
+                            break
+                    _pgive(c, s)
+            if not matched and _reaches(c, step + 1, 0, kept, target):
+                sub = _priced_step(c, step + 1, kept, target - 1)
+                matched = sub > C_NEG_INF and sub == target
+            if not matched:
+                return 0
+            step += 1
+            continue
+        kind = _ORDER[position]
+        stack = c.stacks + position * c.depth_cap
+        depth = 0
+        slot = c.start[step]
+        gained = 0
+        while _next_split(c, &slot, high, stack, &depth, &gained):
+            if _over(c, position, c.limit[kind]):
+                continue
+            saved = _set_aside(c, position)
+            price = saved * c.price_at[position]
+            next_kept = kept + saved
+            if next_kept > c.keep:
+                next_kept = c.keep
+            c.bound -= price
+            if _reaches(c, step + 1, gained, next_kept, target):
+                sub = _priced_step(c, step + 1, next_kept, target - gained - 1)
+                if sub > C_NEG_INF and sub + gained == target:
+                    matched = True
+                    kept = next_kept
+                    target = sub
+                    break
+            c.bound += price
+            _restore(c, position, saved)
+        if not matched and not _over(c, position, c.limit[kind]):
+            # the empty move, last (depth is 0 here)
+            saved = _set_aside(c, position)
+            price = saved * c.price_at[position]
+            next_kept = kept + saved
+            if next_kept > c.keep:
+                next_kept = c.keep
+            c.bound -= price
+            if _reaches(c, step + 1, 0, next_kept, target):
+                sub = _priced_step(c, step + 1, next_kept, target - 1)
+                if sub > C_NEG_INF and sub == target:
+                    matched = True
+                    kept = next_kept
+                    target = sub
+            if not matched:
+                c.bound += price
+                _restore(c, position, saved)
+        if not matched:
+            return 0
+        for j in range(depth):
+            picked.push_back(stack[j])
+        step += 1
+
+
+def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, prices, slack,
+                floor, live, cut_starts, cut_melds, scale, move_limit, node_bound=None,
+                node_programmes=0, node_cards=0, node_moves=0):
+    """best() bounded by a dual-feasible price vector; the contract of
+    partition_numba.best_priced (kernels.lp_bound.priced makes the arguments).
+
+    ``prices`` int64[53] and ``slack`` int64[G + C] (the groups' and the cuts' dual
+    values; cut c holds the melds cut_melds[cut_starts[c]:cut_starts[c + 1]]) must
+    bound every live meld: prices . counts[m] + slack[group of m] + sum(slack[cuts of m])
+    >= points[m] * scale. ``floor``: only lay-downs worth more are looked for (NEG_INF:
+    any); ``live`` (int64[M] of 1 and 0, or empty: all) the melds that may be laid.
+    Returns (found, points, chosen meld indices sorted, exact): found False when no
+    lay-down is worth more than the floor (``exact`` True: proven) or when the search
+    stopped at its budget or its ``move_limit`` moves (``exact`` False).
+
+    ``node_bound(remaining int64[53], melds int64[n], keep)``, when given, is a
+    sub-problem's own programme (its bound, fixed point): once ``node_moves`` moves are
+    tried, at most ``node_programmes`` new sub-problems of ``node_cards`` cards or more
+    that it rules out fail low at once.
+    """
+    cdef const int64_t[::1] hv = np.ascontiguousarray(hand, dtype=np.int64)
+    cdef const int64_t[:, ::1] mv = np.ascontiguousarray(meld_counts, dtype=np.int64)
+    cdef const int64_t[::1] pv = np.ascontiguousarray(points, dtype=np.int64)
+    cdef const int64_t[::1] gv = np.ascontiguousarray(groups, dtype=np.int64)
+    cdef const int64_t[::1] lv = np.ascontiguousarray(max_left, dtype=np.int64)
+    cdef const int64_t[::1] price_v = np.ascontiguousarray(prices, dtype=np.int64)
+    cdef const int64_t[::1] slack_v = np.ascontiguousarray(slack, dtype=np.int64)
+    cdef const int64_t[::1] live_v = np.ascontiguousarray(live, dtype=np.int64)
+    cdef const int64_t[::1] cs_v = np.ascontiguousarray(cut_starts, dtype=np.int64)
+    cdef const int64_t[::1] cm_v = np.ascontiguousarray(cut_melds, dtype=np.int64)
+    cdef int64_t meld_total = mv.shape[0]
+    cdef int64_t cut_total = cs_v.shape[0] - 1
+    cdef int64_t group_total = slack_v.shape[0] - cut_total
+    cdef int64_t kind, target, kept, position, m, s, j, c, last
+    cdef int64_t floor_c = floor
+    cdef int64_t budget_c
+    cdef bint feasible = True
+    cdef int matched = 0
+    cdef Ctx ctx
+    cdef vector[int64_t] picked, price_at, shares, tail, meld_step, group_step
+    cdef vector[int64_t] slot_step, cuts_start, cuts_of, cut_last, cut_value, cut_laid, closed
+    cdef vector[int64_t] meld_slot, cut_fill
+    cdef _Workspace workspace
+    cdef size_t i
+    cdef object keep_value = int(keep)
+    if (hv.shape[0] != KIND_COUNT or mv.shape[1] != KIND_COUNT or pv.shape[0] != meld_total
+            or gv.shape[0] != meld_total or lv.shape[0] != KIND_COUNT
+            or price_v.shape[0] != KIND_COUNT or cut_total < 0 or group_total < 0
+            or (live_v.shape[0] != 0 and live_v.shape[0] != meld_total)):
+        raise ValueError("best_priced: arrays of the wrong shape")
+    workspace = _acquire()
+    try:
+        workspace.build(&hv[0], &mv[0, 0] if meld_total else NULL, meld_total,
+                        &pv[0] if meld_total else NULL, &gv[0] if meld_total else NULL,
+                        &live_v[0] if live_v.shape[0] else NULL)
+        budget_c = budget
+        kept = _begin(workspace, &ctx, keep_value, &hv[0], &lv[0], budget_c)
+        feasible = kept >= 0
+        ctx.scale = scale
+        ctx.move_limit = move_limit
+        if node_bound is not None:
+            ctx.node_bound = <void*>node_bound
+            ctx.node_left = node_programmes
+            ctx.node_cards = node_cards
+            ctx.node_moves = node_moves
+        # the prices by position and by slot, the bound of the hand in play
+        price_at.assign(KIND_COUNT, 0)
+        ctx.leave = -1
+        for position in range(KIND_COUNT):
+            kind = _ORDER[position]
+            price_at[position] = price_v[kind]
+            if hv[kind] > 0 and (ctx.leave < 0 or price_v[kind] < ctx.leave):
+                ctx.leave = price_v[kind]
+            if workspace.place_of[kind] != 0:
+                ctx.bound += hv[kind] * price_v[kind]
+        if ctx.leave < 0:
+            ctx.leave = 0
+        shares.assign(workspace.slot_total, 0)
+        meld_step.assign(meld_total, -1)
+        for j in range(workspace.step_total):
+            for s in range(workspace.start[j], workspace.start[j + 1]):
+                m = workspace.slot_meld[s]
+                meld_step[m] = j
+                for kind in range(KIND_COUNT):
+                    shares[s] += mv[m, kind] * price_v[kind]
+        # tail[s]: the slack of the groups and cuts with a meld at step s or later
+        tail.assign(workspace.step_total + 1, 0)
+        group_step.assign(group_total, -1)
+        for m in range(meld_total):
+            if meld_step[m] >= 0 and 0 <= gv[m] < group_total:
+                group_step[gv[m]] = meld_step[m]  # a group's melds share one step
+        for j in range(group_total):
+            if group_step[j] >= 0:
+                tail[group_step[j]] += slack_v[j]
+        # the cuts: their last steps, and per slot the cuts (with slack) holding its meld
+        slot_step.assign(workspace.slot_total, 0)
+        meld_slot.assign(meld_total, -1)
+        for j in range(workspace.step_total):
+            for s in range(workspace.start[j], workspace.start[j + 1]):
+                slot_step[s] = j
+                meld_slot[workspace.slot_meld[s]] = s
+        cut_last.assign(cut_total + 1, -1)
+        cut_value.assign(cut_total + 1, 0)
+        cut_laid.assign(cut_total + 1, 0)
+        closed.assign(workspace.step_total + 1, 0)
+        cuts_start.assign(workspace.slot_total + 1, 0)
+        for c in range(cut_total):
+            cut_value[c] = slack_v[group_total + c]
+            for j in range(cs_v[c], cs_v[c + 1]):
+                if meld_step[cm_v[j]] > cut_last[c]:
+                    cut_last[c] = meld_step[cm_v[j]]
+                if cut_value[c] > 0 and meld_slot[cm_v[j]] >= 0:
+                    cuts_start[meld_slot[cm_v[j]] + 1] += 1
+            if cut_last[c] >= 0:
+                tail[cut_last[c]] += cut_value[c]
+        for s in range(workspace.slot_total):
+            cuts_start[s + 1] += cuts_start[s]
+        cuts_of.assign(cuts_start[workspace.slot_total] + 1, 0)
+        cut_fill.assign(cuts_start.begin(), cuts_start.end())
+        for c in range(cut_total):
+            if cut_value[c] > 0:
+                for j in range(cs_v[c], cs_v[c + 1]):
+                    s = meld_slot[cm_v[j]]
+                    if s >= 0:
+                        cuts_of[cut_fill[s]] = c
+                        cut_fill[s] += 1
+        if cut_total > 0:
+            ctx.slot_step = slot_step.data()
+            ctx.cuts_start = cuts_start.data()
+            ctx.cuts_of = cuts_of.data()
+            ctx.cut_last = cut_last.data()
+            ctx.cut_value = cut_value.data()
+            ctx.cut_laid = cut_laid.data()
+            ctx.closed = closed.data()
+        j = workspace.step_total - 1
+        while j >= 0:
+            tail[j] += tail[j + 1]
+            j -= 1
+        ctx.price_at = price_at.data()
+        ctx.shares = shares.data()
+        ctx.tail = tail.data()
+        target = C_NEG_INF
+        if feasible:
+            with nogil:
+                target = _priced_step(&ctx, 0, kept, floor_c)
+                if target > floor_c and not ctx.stopped and not ctx.exhausted:
+                    # the rebuild's re-searches get a fresh allowance
+                    ctx.moves = 0
+                    ctx.budget += budget_c
+                    matched = _priced_rebuild(&ctx, target, kept, &picked)
+        nothing = np.empty(0, dtype=np.int64)
+        if ctx.stopped or ctx.exhausted:
+            return False, NEG_INF, nothing, False  # stopped: the caller answers the floor
+        if target <= floor_c:
+            if floor_c > C_NEG_INF:
+                return False, NEG_INF, nothing, True  # proven: nothing beats the floor
+            return True, NEG_INF, nothing, True  # nothing is feasible
+        if not matched:
+            return False, NEG_INF, nothing, False
+        for i in range(picked.size()):
+            picked[i] = workspace.slot_meld[picked[i]]
+    finally:
+        workspace.release()
+    sort(picked.begin(), picked.end())
+    out = np.empty(picked.size(), dtype=np.int64)
+    cdef int64_t[::1] out_view = out
+    for i in range(picked.size()):
+        out_view[i] = picked[i]
+    return True, target, out, True

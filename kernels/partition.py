@@ -24,8 +24,8 @@ from kernels.errors import (  # noqa: F401
 
 from kernels import partition_ref
 from kernels.encoding import KIND_COUNT
-from kernels.params import (COUNT_BUDGET, PRICED_CARDS, PYTHON_MAX_CARDS, STATE_BUDGET,
-                            RuleParams)
+from kernels.params import (COUNT_BUDGET, NEG_INF, PRICED_CARDS, PYTHON_MAX_CARDS,
+                            STATE_BUDGET, RuleParams)
 
 BACKENDS = ("python", "numba", "cython")
 MAX_GROUP = 62  # groups are bits of an int64 mask
@@ -77,12 +77,15 @@ def resolve_backend(backend: str | None) -> str:
 
 def best_backend(backend: str | None, cards: int) -> str:
     """The backend :func:`best` runs for a hand of ``cards`` cards: the one named, else
-    the fastest there is, numba from ``PRICED_CARDS`` cards (Cython has no bound)."""
-    name = resolve_backend(backend)
-    if (backend is None and not os.environ.get("BIRIBA_BACKEND") and name == "cython"
-            and cards >= PRICED_CARDS):
-        name = "numba"
-    return name
+    the fastest there is (Cython, numba when it was not built)."""
+    return resolve_backend(backend)
+
+
+def needs_numba(backend: str | None, cards: int) -> bool:
+    """Whether :func:`best` on a hand of ``cards`` cards runs numba code: the numba
+    backend, or Cython from ``PRICED_CARDS`` cards (its bound is numba's programme)."""
+    name = best_backend(backend, cards)
+    return name == "numba" or (name == "cython" and cards >= PRICED_CARDS)
 
 
 def _module(name: str):
@@ -209,10 +212,9 @@ def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = Non
     past it the lay-down is legal but ``exact`` is False. The python backend
     is the reference and always exact.
 
-    From ``PRICED_CARDS`` cards the numba backend bounds its search by the
-    linear programme's prices (:mod:`kernels.lp_bound`), which Cython does not
-    yet: with no backend named (argument or ``BIRIBA_BACKEND``) such hands go
-    to numba (30 cards + 10 table melds: a median of 0.7 ms against Cython's 31).
+    From ``PRICED_CARDS`` cards both compiled backends bound their search by the
+    linear programme's prices (:mod:`kernels.lp_bound`, numba's kernel for both).
+    A hand too large for Cython's int64 memo key goes to numba.
     """
     name = best_backend(backend, int(np.sum(hand)))
     if keep < 0:
@@ -224,9 +226,10 @@ def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = Non
               else np.ascontiguousarray(groups, dtype=np.int64))
     if groups.shape != (size,):
         raise KernelInputError(f"groups must be {size} ints in -1..{MAX_GROUP}")
-    if name != "cython":
+    priced = int(np.sum(hand)) >= PRICED_CARDS
+    if name != "cython" or priced:
         # Cython checks these while it builds its tables (a meld outside the hand gets
-        # no slot there); numba and the reference trust their input.
+        # no slot there); numba, its programme and the reference trust their input.
         _check_rows(hand, rows)
         if size and (groups.min() < -1 or groups.max() > MAX_GROUP):
             raise KernelInputError(f"groups must be {size} ints in -1..{MAX_GROUP}")
@@ -240,9 +243,61 @@ def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = Non
         points, indices = partition_ref.best_laydown(hand, rows.reference_rows(), keep,
                                                      list(groups), list(max_left))
         return Best(points, indices, True)
+    if name == "cython":
+        try:
+            if priced:
+                points, indices, exact = _cython_priced(hand, rows.counts, rows.points, keep,
+                                                        groups, max_left, int(budget))
+            else:
+                points, indices, exact = _module(name).best(hand, rows.counts, rows.points,
+                                                            keep, groups, max_left, int(budget))
+            return Best(int(points), [int(i) for i in indices], bool(exact))
+        except OverflowError:
+            # the hand's memo key does not fit Cython's int64: numba's search takes it
+            _check_rows(hand, rows)
+            if size and (groups.min() < -1 or groups.max() > MAX_GROUP):
+                raise KernelInputError(f"groups must be {size} ints in -1..{MAX_GROUP}")
+            name = "numba"
     points, indices, exact = _module(name).best(hand, rows.counts, rows.points, keep, groups,
                                                 max_left, int(budget))
     return Best(int(points), [int(i) for i in indices], bool(exact))
+
+
+def _cython_priced(hand, meld_counts, points, keep, groups, max_left, budget):
+    """Cython's best() from PRICED_CARDS cards: partition_numba.best's steps with the
+    search in Cython (kernels._partition.best_priced). The linear programme, its cuts,
+    its floor and the sub-problems' programmes are the kernel both backends share
+    (kernels.lp_bound, numba); the search, its memo and its limits are Cython's."""
+    from kernels import _partition, lp_bound, partition_numba
+
+    scale = partition_numba.SHARE_SCALE
+    meld_counts = np.ascontiguousarray(meld_counts, dtype=np.int64)
+    points = np.ascontiguousarray(points, dtype=np.int64)
+    (prices, slack, bound, live, limits, start, start_melds, step, cut_starts,
+     cut_melds) = lp_bound.priced(hand, meld_counts, points, groups, keep, max_left, scale,
+                                  partition_numba.DIVES, partition_numba.CUT_ROUNDS)
+    floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
+    nodes = min(partition_numba.NODE_PROGRAMMES, budget >> partition_numba.NODE_SHIFT)
+    if start >= 0 and (bound - keep * lp_bound.least_price(hand, prices)
+                       < (start + partition_numba.PLATEAU_STEPS * step) * scale):
+        nodes = 0  # a plateau: the sub-problems' programmes reach the bound too
+
+    def node_bound(remaining, subset, still_to_keep):
+        return lp_bound.subset_bound(remaining, meld_counts, points, groups, cut_starts,
+                                     cut_melds, subset, still_to_keep, scale)
+
+    found, value, picked, exact = _partition.best_priced(
+        hand, meld_counts, points, keep, groups, limits, budget, prices, slack, floor, live,
+        cut_starts, cut_melds, scale, partition_numba.WORK_FACTOR * budget, node_bound, nodes,
+        partition_numba.NODE_CARDS, partition_numba.NODE_MOVES)
+    if found:
+        return value, picked, exact
+    if start >= 0:
+        # nothing better than the floor's lay-down (proven: it is a best one), or stopped
+        return start, np.sort(start_melds), exact
+    value, picked, _ = _partition.best(hand, meld_counts, points, keep, groups, max_left,
+                                       budget)
+    return value, picked, False
 
 
 def iterate(hand: np.ndarray, rows: Catalogue):

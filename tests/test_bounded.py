@@ -45,16 +45,19 @@ def test_a_small_budget_gives_a_legal_lay_down_marked_not_exact(backend):
     assert sum(int(candidates.points[i]) for i in short.indices) == short.points
 
 
-def test_from_priced_cards_a_small_budget_may_prove_the_floor_best():
-    # the linear programme's floor and bound meet on these 30-card instances, so numba
-    # proves its answer within 50 moves; a proof must give the unbounded search's points
+@pytest.mark.parametrize("backend", COMPILED)
+def test_from_priced_cards_a_small_budget_may_prove_the_floor_best(backend):
+    # the linear programme's floor and bound meet on these 30-card instances, so the
+    # priced search proves its answer within 50 moves; a proof must give the unbounded
+    # search's points
     proofs = 0
     for seed in range(4):
         instance = random_instance(seed, 30, 8, "classic")
         candidates = build_candidates(instance)
         hand = np.array(instance.hand.counts, dtype=np.int64)
-        exact = partition.best(hand, candidates.rows, 1, "numba", candidates.groups)
-        short = partition.best(hand, candidates.rows, 1, "numba", candidates.groups, budget=50)
+        exact = partition.best(hand, candidates.rows, 1, backend, candidates.groups)
+        short = partition.best(hand, candidates.rows, 1, backend, candidates.groups,
+                               budget=50)
         assert exact.exact
         if short.exact:
             proofs += 1
@@ -132,31 +135,35 @@ def test_the_greedy_pickup_with_a_big_pile_answers_as_cp_sat_plans(seed):
     assert taken == ("pile" if values[1] > values[0] else "draw")
 
 
-def _huge_argv(seed):
-    instance = random_instance(seed, 45, 10, "classic")
+def _huge_argv(seed, size=45, players=4):
+    instance = random_instance(seed, size, 10, "classic", players=players)
     argv = ["best", str(instance.hand), "--solver", "kernel", "--opened",
-            "--trump", "SHDC"[instance.trump]]
+            "--trump", "SHDC"[instance.trump], "--players", str(players)]
     for meld in instance.table:
         argv += ["--table", str(meld)]
     return instance, argv
 
 
+@pytest.mark.parametrize("backend", COMPILED)
 @pytest.mark.parametrize("seed", [515000, 515001])
-def test_cli_kernel_proves_the_instances_that_aborted(capsys, seed):
+def test_cli_kernel_proves_the_instances_that_aborted(capsys, seed, backend):
     """The issue's instances (45 cards + 10 table melds; once 8.4 GB and std::bad_alloc):
-    the kernel path (numba, priced) now answers CP-SAT's optimum and proves it."""
+    the kernel path (priced, in either compiled backend) now answers CP-SAT's optimum
+    and proves it."""
     instance, argv = _huge_argv(seed)
-    code, out, err = run(capsys, *argv, "--json")
+    code, out, err = run(capsys, *argv, "--json", "--backend", backend)
     assert code == 0, err
     answer = json.loads(out)
     assert answer["points"] == optimize_laydown(instance, Config(solver="cpsat")).points
     assert answer["optimal"] is True
 
 
-def test_cli_kernel_on_a_huge_instance_says_when_it_is_not_proven(capsys):
-    # Cython has no bound: its search stops at the budget and says so
-    _, argv = _huge_argv(515000)
-    code, out, err = run(capsys, *argv, "--backend", "cython")
+@pytest.mark.parametrize("backend", COMPILED)
+def test_cli_kernel_on_a_huge_instance_says_when_it_is_not_proven(capsys, backend):
+    # 60 cards (three decks) + 10 table melds, seed 4: the priced search of both
+    # backends stops at its budget (the floor's lay-down, not proven) and says so
+    _, argv = _huge_argv(4, 60, 6)
+    code, out, err = run(capsys, *argv, "--backend", backend)
     assert code == 0, err
     assert "not proven optimal: the kernel's search budget" in out
 

@@ -250,8 +250,8 @@ def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch):
 ])
 def test_best_says_numba_compiles_when_the_dispatcher_routes_to_it(capsys, monkeypatch, hand,
                                                                  announced):
-    # with no backend named, hands of PRICED_CARDS cards go to numba's bounded search:
-    # its first run must be announced even where Cython is the default
+    # from PRICED_CARDS cards both compiled backends bound their search by numba's
+    # linear programme: its first run must be announced even where Cython is the default
     monkeypatch.delenv("BIRIBA_BACKEND", raising=False)
     monkeypatch.setattr(warm, "is_compiled", lambda part: False)
     monkeypatch.setattr(warm, "compile_engine", lambda parts, report: None)

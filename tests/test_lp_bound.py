@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import lp_bound, partition_numba
+from kernels import lp_bound, partition, partition_numba
 from kernels.candidates import max_left_python
 from kernels.params import NEG_INF, STATE_BUDGET
 from solver.extensions import build_candidates
@@ -157,14 +157,41 @@ def test_the_priced_search_finds_the_unpriced_optimum(seed, size, melds, preset,
                          priced[0])
 
 
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), size=st.integers(partition_numba.PRICED_CARDS, 32),
+       melds=st.integers(0, 10), preset=st.sampled_from(PRESETS), must=st.booleans(),
+       budget=st.sampled_from([64, 4096, STATE_BUDGET]))
+def test_cython_s_priced_search_finds_numba_s_optimum(seed, size, melds, preset, must, budget):
+    """The Cython search over the same programme (kernels.partition._cython_priced): the
+    same best points wherever both are exact, a legal lay-down always, and a proof
+    only of the unbounded optimum."""
+    instance, (hand, rows, points, groups, left) = _case(seed, size, melds, preset, must)
+    plain = _unpriced(hand, rows, points, instance.keep, groups, left)
+    numba = partition_numba.best(hand, rows, points, instance.keep, groups, left, STATE_BUDGET)
+    value, chosen, exact = partition._cython_priced(hand, rows, points, instance.keep, groups,
+                                                    left, budget)
+    assert value <= plain[0] or not plain[2]
+    if exact and plain[2]:
+        assert value == plain[0]
+    if exact and numba[2]:
+        assert value == numba[0]
+    if value != NEG_INF:
+        _assert_lay_down(hand, rows, points, groups, left, instance.keep, chosen, value)
+
+
+def _both(hand, rows, points, keep, groups, left):
+    """(numba's best, Cython's priced best) of one instance."""
+    return (partition_numba.best(hand, rows, points, keep, groups, left, STATE_BUDGET),
+            partition._cython_priced(hand, rows, points, keep, groups, left, STATE_BUDGET))
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_the_priced_search_proves_cp_sat_s_optimum_at_30_cards_and_10_table_melds(seed):
     instance = random_instance(seed, 30, 10, "classic")
     hand, rows, points, groups, left = _arrays(instance)
-    value, _, exact = partition_numba.best(hand, rows, points, instance.keep, groups, left,
-                                           STATE_BUDGET)
     optimum = optimize_laydown(instance, Config(solver="cpsat")).points
-    assert exact and value == optimum
+    for value, chosen, exact in _both(hand, rows, points, instance.keep, groups, left):
+        assert exact and value == optimum == int(points[chosen].sum())
 
 
 @pytest.mark.parametrize("seed", [515000, 515001, 3, 6])
@@ -293,10 +320,19 @@ def test_cuts_close_most_of_the_programme_s_gap_at_45_cards(seed):
 def test_the_priced_search_proves_cp_sat_s_optimum_at_45_cards_and_10_table_melds(seed):
     instance = random_instance(seed, 45, 10, "classic")
     hand, rows, points, groups, left = _arrays(instance)
-    value, chosen, exact = partition_numba.best(hand, rows, points, instance.keep, groups,
-                                                left, STATE_BUDGET)
     optimum = optimize_laydown(instance, Config(solver="cpsat")).points
-    assert exact and value == optimum == int(points[chosen].sum())
+    for value, chosen, exact in _both(hand, rows, points, instance.keep, groups, left):
+        assert exact and value == optimum == int(points[chosen].sum())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_both_priced_searches_prove_cp_sat_s_optimum_at_60_cards_and_10_table_melds(seed):
+    # six players, three decks
+    instance = random_instance(seed, 60, 10, "classic", players=6)
+    hand, rows, points, groups, left = _arrays(instance)
+    optimum = optimize_laydown(instance, Config(solver="cpsat")).points
+    for value, chosen, exact in _both(hand, rows, points, instance.keep, groups, left):
+        assert exact and value == optimum == int(points[chosen].sum())
 
 
 @pytest.mark.parametrize("seed", [3, 11])
