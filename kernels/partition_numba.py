@@ -1757,13 +1757,9 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
      cut_melds) = priced(hand, meld_counts, points, groups, keep, max_left, SHARE_SCALE, DIVES,
                          CUT_ROUNDS)
     floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
-    node_programmes = min(NODE_PROGRAMMES, budget >> NODE_SHIFT)
-    if start >= 0 and (bound - keep * least_price(hand, prices)
-                       < (start + PLATEAU_STEPS * step) * SHARE_SCALE):
-        node_programmes = 0  # a plateau: the sub-problems' programmes reach the bound too
-    value, picked, exact = best_priced(hand, meld_counts, points, keep, groups, limits, budget,
-                                       prices, slack, floor, live, cut_starts, cut_melds,
-                                       node_programmes, NODE_CARDS)
+    value, picked, exact = _search_above(hand, meld_counts, points, keep, groups, limits,
+                                         budget, prices, slack, bound, live, cut_starts,
+                                         cut_melds, start, step, floor)
     if value != NO_VALUE:
         return value, picked, exact
     if start >= 0:
@@ -1773,6 +1769,47 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     value, picked, _ = best_priced(hand, meld_counts, points, keep, groups, max_left, budget,
                                    none, none, NEG_INF, none, cut_starts, cut_melds)
     return value, picked, False
+
+
+@njit(cache=True)
+def _search_above(hand, meld_counts, points, keep, groups, limits, budget, prices, slack,
+                  bound, live, cut_starts, cut_melds, start, step, floor):
+    """best_priced for lay-downs worth more than ``floor``, with priced()'s outputs and
+    best()'s policy for the sub-problems' programmes (none on a plateau: the bound within
+    PLATEAU_STEPS steps of what the search must beat)."""
+    node_programmes = min(NODE_PROGRAMMES, budget >> NODE_SHIFT)
+    base = max(start, floor - step + 1)
+    if base >= 0 and (bound - keep * least_price(hand, prices)
+                      < (base + PLATEAU_STEPS * step) * SHARE_SCALE):
+        node_programmes = 0  # a plateau: the sub-problems' programmes reach the bound too
+    return best_priced(hand, meld_counts, points, keep, groups, limits, budget, prices, slack,
+                       floor, live, cut_starts, cut_melds, node_programmes, NODE_CARDS)
+
+
+@njit(cache=True)
+def beats(hand, meld_counts, points, keep, groups, max_left, threshold, budget=STATE_BUDGET):
+    """Whether some lay-down (best()'s constraints) is worth more than ``threshold``.
+
+    best()'s question with a bar: from PRICED_CARDS cards the programme's floor (a
+    lay-down above the bar: yes) or its bound (at most the bar: no) usually answers it,
+    and otherwise the search looks only for a lay-down above the bar. A search stopped at
+    its budget answers no (what best()'s floor says then). Below PRICED_CARDS, best().
+    """
+    if hand.sum() < PRICED_CARDS or threshold <= NEG_INF:
+        value, _, _ = best(hand, meld_counts, points, keep, groups, max_left, budget)
+        return value > threshold
+    (prices, slack, bound, live, limits, start, start_melds, step, cut_starts,
+     cut_melds) = priced(hand, meld_counts, points, groups, keep, max_left, SHARE_SCALE, DIVES,
+                         CUT_ROUNDS)
+    if start > threshold:
+        return True
+    if bound - keep * least_price(hand, prices) < (threshold + 1) * SHARE_SCALE:
+        return False  # no lay-down reaches threshold + 1
+    # the fixings hold for lay-downs better than the floor, and threshold >= start here
+    value, _, _ = _search_above(hand, meld_counts, points, keep, groups, limits, budget,
+                                prices, slack, bound, live, cut_starts, cut_melds, start,
+                                step, threshold)
+    return value != NO_VALUE and value > threshold
 
 
 @njit(cache=True)

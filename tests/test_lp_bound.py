@@ -363,3 +363,22 @@ def test_narrowing_the_pool_keeps_the_basis_and_its_programme(seed):
     cold = lp_bound.lp_solve(hand, rows, points, groups, *cuts, pool, instance.keep,
                              lp_bound.MAX_ITERATIONS, lp_bound.cold_basis())[0]
     assert warm == pytest.approx(cold, abs=1e-6)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), size=st.integers(partition_numba.PRICED_CARDS - 4, 36),
+       melds=st.integers(0, 10), preset=st.sampled_from(PRESETS), must=st.booleans(),
+       offset=st.sampled_from([-200, -5, -1, 0, 5, 300]))
+def test_beats_answers_whether_the_optimum_is_above_the_bar(seed, size, melds, preset, must,
+                                                           offset):
+    """partition_numba.beats (the greedy pickup's question): a lay-down worth more than
+    the bar exists exactly when the proven optimum is above it; bars just below, at and
+    above the optimum, and a bar below every lay-down."""
+    instance, (hand, rows, points, groups, left) = _case(seed, size, melds, preset, must)
+    value, _, exact = partition_numba.best(hand, rows, points, instance.keep, groups, left,
+                                           STATE_BUDGET)
+    if not exact:
+        return
+    bar = NEG_INF if value == NEG_INF else value + offset
+    assert partition_numba.beats(hand, rows, points, instance.keep, groups, left, bar,
+                                 STATE_BUDGET) == (value > bar)

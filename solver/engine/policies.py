@@ -2,9 +2,11 @@
 
 ``greedy_action`` is the greedy player of the engine issue:
 
-- it takes the discard pile when the best lay-down of hand + pile is worth
-  more than the best lay-down of the hand alone (never a one-card pile with one
-  card in hand while it can draw: that only swaps the card);
+- it takes the discard pile when hand + pile has a lay-down worth more than
+  the best lay-down of the hand alone (:func:`plan_beats`: the linear
+  programme's floor or bound usually settles it without a search; never a
+  one-card pile with one card in hand while it can draw: that only swaps the
+  card);
 - it lays down the optimizer's best lay-down (the kernel path of
   :mod:`solver.optimizer`: the hand's catalogue, the additions to the team's
   table melds as groups, :func:`kernels.partition_numba.best` keeping one card
@@ -28,7 +30,7 @@ from numba import njit
 
 from kernels.candidates import candidate_rows, max_left
 from kernels.params import NEG_INF
-from kernels.partition_numba import best, catalogue
+from kernels.partition_numba import beats, best, catalogue
 from solver.engine import layout as L
 from solver.engine.core import (
     Mover,
@@ -84,6 +86,37 @@ NO_MELD = -(1 << 40)
 
 
 @njit(cache=True)
+def _plan_rows(S, T, team, hand, must):
+    """What a plan chooses from: the hand's catalogue (keys, counts, shapes, cleans,
+    points), the team's table melds and their additions (table, rows, gains, groups), the
+    rows together (counts, points, groups), and the copies that may stay (``must``: a kind
+    that must be laid, -1 none)."""
+    _, sc, vals, runb, setb = T
+    run_bonus = trump_bonus(S, runb)
+    keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
+    table, rows, gains, groups = team_additions(S, T, team, hand, run_bonus)
+    all_counts, all_points, all_groups = candidate_rows(counts, points, rows, gains, groups)
+    must_counts = np.zeros(L.KINDS, dtype=np.int64)
+    if must >= 0 and hand[must] > 0:
+        must_counts[must] = 1
+    return (keys, counts, shapes, cleans, points, table, rows, gains, groups, all_counts,
+            all_points, all_groups, max_left(hand, must_counts))
+
+
+@njit(cache=True)
+def plan_beats(S, T, team, hand, keep, must, budget, threshold):
+    """Whether a lay-down plan of ``hand`` (lay_plan's, for the most points) is worth more
+    than ``threshold`` (kernels.partition_numba.beats: the programme's floor or bound
+    usually answers without a search)."""
+    (keys, _, _, _, _, _, rows, _, _, all_counts, all_points, all_groups,
+     most_left) = _plan_rows(S, T, team, hand, must)
+    if keys.shape[0] + rows.shape[0] == 0:
+        return (0 if must < 0 else NEG_INF) > threshold
+    return beats(hand.copy(), all_counts, all_points, keep, all_groups, most_left, threshold,
+                 budget)
+
+
+@njit(cache=True)
 def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
     """The best lay-down of ``hand`` with the team's table melds (the optimizer's kernel path).
 
@@ -93,18 +126,12 @@ def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
     :class:`Plan` whose ``value`` is the points of the rows chosen (``NEG_INF``: none
     fits).
     """
-    _, sc, vals, runb, setb = T
-    run_bonus = trump_bonus(S, runb)
-    keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
-    table, rows, gains, groups = team_additions(S, T, team, hand, run_bonus)
+    (keys, counts, shapes, cleans, points, table, rows, gains, groups, all_counts, all_points,
+     all_groups, most_left) = _plan_rows(S, T, team, hand, must)
     if keys.shape[0] + rows.shape[0] == 0:
         value = 0 if must < 0 else NEG_INF
         return Plan(value, np.empty(0, dtype=np.int64), keys, counts, shapes, cleans, points,
                     rows, gains, groups, table)
-    all_counts, all_points, all_groups = candidate_rows(counts, points, rows, gains, groups)
-    must_counts = np.zeros(L.KINDS, dtype=np.int64)
-    if must >= 0 and hand[must] > 0:
-        must_counts[must] = 1
     weights = all_points
     if card_weight > 0 or melds == 0:
         weights = all_points.copy()
@@ -113,8 +140,8 @@ def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
                 weights[i] = NO_MELD
             else:
                 weights[i] += card_weight * all_counts[i].sum()
-    value, chosen, _ = best(hand.copy(), all_counts, weights, keep, all_groups,
-                            max_left(hand, must_counts), budget)
+    value, chosen, _ = best(hand.copy(), all_counts, weights, keep, all_groups, most_left,
+                            budget)
     if value != NEG_INF and (card_weight > 0 or melds == 0):
         value = 0
         for i in range(chosen.shape[0]):
@@ -234,9 +261,8 @@ def greedy_action(S, T, buffer):
             one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
             without = lay_plan(S, T, team, hand, one, -one, budget, one, one - one).value
             top = S[L.PILE + S[L.PILE_N] - 1] if R[L.R_MUST_MELD] else -1
-            with_pile = lay_plan(S, T, team, hand + pile_counts(S), one, top, budget,
-                                 one, one - one).value
-            if with_pile > without:
+            # the pile is taken when hand + pile has a plan worth more than the hand's
+            if plan_beats(S, T, team, hand + pile_counts(S), one, top, budget, without):
                 return pile
         return encode(L.ACTION_DRAW, 0, 0)
     must = S[L.MUST]
