@@ -788,9 +788,12 @@ def _lay(m, copies, meld_counts, points, groups, keep, left, laid):
 @njit(cache=True)
 def _finish(melds, order, meld_counts, points, groups, keep, max_left, left, laid):
     """Lay ``melds[order]`` greedily (each as often as it fits); (points, melds) or (-1, none)
-    when more copies of a kind than ``max_left`` allows stay."""
+    when more copies of a kind than ``max_left`` allows stay, or fewer than ``keep`` cards
+    (a hand smaller than ``keep``: no lay-down at all)."""
     for j in range(order.shape[0]):
         _lay(melds[order[j]], 1 << 30, meld_counts, points, groups, keep, left, laid)
+    if laid[0] < keep:
+        return np.int64(-1), laid[4:4]
     for k in range(KIND_COUNT):
         if left[k] > max_left[k]:
             return np.int64(-1), laid[4:4]

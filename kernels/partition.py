@@ -238,6 +238,8 @@ def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = Non
                 else np.minimum(np.ascontiguousarray(max_left, dtype=np.int64), hand))
     if max_left.shape != (KIND_COUNT,) or (max_left < 0).any():
         raise KernelInputError("max_left must be 53 counts of 0 or more")
+    if keep > int(hand.sum()):
+        return Best(NEG_INF, [], True)  # no lay-down keeps more cards than the hand holds
     if name == "python":
         _python_size(hand)
         points, indices = partition_ref.best_laydown(hand, rows.reference_rows(), keep,

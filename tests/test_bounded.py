@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels import partition
+from kernels import partition, partition_numba
 from kernels.params import NEG_INF
 from solver.cards import Hand
 from solver.rules import get_rules
@@ -187,3 +187,40 @@ def test_a_count_past_its_budget_is_refused_in_seconds_not_minutes():
             partition.count(hand, rows, backend, budget=4096)
     with pytest.raises(KernelInputError, match=f"up to {PYTHON_MAX_CARDS} cards"):
         partition.count(hand, rows, "python")
+
+
+@pytest.mark.parametrize("keep", [60])
+def test_a_hand_whose_memo_key_overflows_cython_is_answered_by_numba(keep):
+    """60 cards over all 53 kinds (seven naturals twice, one joker): the remaining hand's
+    mixed radix times the keep counter (2^46 * 3^7 * 61) exceeds Cython's int64 key, so
+    the dispatcher hands the search to numba; the answer is the same either way."""
+    counts = np.ones(53, dtype=np.int64)
+    counts[[0, 5, 13, 20, 26, 33, 40]] = 2
+    assert counts.sum() == 60
+    params = rule_params(get_rules("classic"), None)
+    rows = partition.catalogue(counts, params, "cython")
+    from kernels import _partition
+    with pytest.raises(OverflowError):
+        _partition.best(counts, rows.counts, rows.points, keep)
+    found = partition.best(counts, rows, keep, "cython")
+    assert found == partition.best(counts, rows, keep, "numba")
+    assert found.points == 0 and found.exact  # all 60 cards stay
+
+
+@pytest.mark.parametrize("backend", ["python", "numba", "cython"])
+@pytest.mark.parametrize("text", ["4H 5H 6H 7H",
+                                  "4H 5H 6H 7H 8H 9H 10H JH QH KH AH 4S 5S 6S 7S 8S 9S 10S "
+                                  "JS QS KS AS"])
+def test_keeping_more_cards_than_the_hand_holds_has_no_lay_down(backend, text):
+    # 22 cards: from PRICED_CARDS, where the programme's rounded floor once answered the
+    # empty lay-down (0 points) although it keeps 22 cards, not 30
+    hand = np.array(Hand.parse(text).counts, dtype=np.int64)
+    params = rule_params(get_rules("classic"), None)
+    rows = partition.catalogue(hand, params, "python" if hand.sum() < 10 else "numba")
+    size = int(hand.sum())
+    assert partition.best(hand, rows, size + 8, backend).points == NEG_INF
+    assert partition.best(hand, rows, size, backend).points == 0
+    if backend == "numba":  # the kernel itself, as the engine calls it
+        value, _, exact = partition_numba.best(hand, rows.counts, rows.points, size + 8,
+                                               np.full(len(rows.keys), -1), hand.copy())
+        assert value == NEG_INF and exact
