@@ -2365,12 +2365,17 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
                 ctx.bound += hv[kind] * price_v[kind]
         if ctx.leave < 0:
             ctx.leave = 0
+        # per slot its prices and step, per meld its slot and step (-1: none)
         shares.assign(workspace.slot_total, 0)
+        slot_step.assign(workspace.slot_total, 0)
         meld_step.assign(meld_total, -1)
+        meld_slot.assign(meld_total, -1)
         for j in range(workspace.step_total):
             for s in range(workspace.start[j], workspace.start[j + 1]):
                 m = workspace.slot_meld[s]
+                slot_step[s] = j
                 meld_step[m] = j
+                meld_slot[m] = s
                 for kind in range(KIND_COUNT):
                     shares[s] += mv[m, kind] * price_v[kind]
         # tail[s]: the slack of the groups and cuts with a meld at step s or later
@@ -2383,12 +2388,6 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
             if group_step[j] >= 0:
                 tail[group_step[j]] += slack_v[j]
         # the cuts: their last steps, and per slot the cuts (with slack) holding its meld
-        slot_step.assign(workspace.slot_total, 0)
-        meld_slot.assign(meld_total, -1)
-        for j in range(workspace.step_total):
-            for s in range(workspace.start[j], workspace.start[j + 1]):
-                slot_step[s] = j
-                meld_slot[workspace.slot_meld[s]] = s
         cut_last.assign(cut_total + 1, -1)
         cut_value.assign(cut_total + 1, 0)
         cut_laid.assign(cut_total + 1, 0)
