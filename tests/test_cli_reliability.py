@@ -243,6 +243,35 @@ def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch):
     assert "numba compiles the game engine" in said[0]
     assert any("the greedy player" in text for text in said)
 
+def test_the_kernels_warm_up_compiles_what_a_big_hand_with_table_melds_needs(capsys):
+    """`biriba compile` marked the kernels compiled after a 4-card warm-up, so the first
+    45-card hand with table melds compiled the linear-programme bound silently (13 s after
+    `biriba compile`): the warm-up now runs that search, and the CLI adds no signature."""
+    import numba
+
+    from kernels import lp_bound, partition_numba
+    from solver.instances import random_instance
+
+    def signatures():
+        return {(module.__name__, name): len(value.signatures)
+                for module in (lp_bound, partition_numba)
+                for name, value in vars(module).items()
+                if isinstance(value, numba.core.registry.CPUDispatcher)}
+
+    if not signatures():
+        pytest.skip("numba's JIT is off")
+    warm._compile_priced()
+    before = signatures()
+    instance = random_instance(515001, hand_size=45, table_melds=10, opened=True)
+    argv = ["best", str(instance.hand), "--opened", "--solver", "kernel"]
+    for meld in instance.table:
+        argv += ["--table", str(meld)]
+    for backend in ("numba", "cython"):
+        code, _, err = run(capsys, *argv, "--backend", backend)
+        assert code == 0, err
+    assert signatures() == before
+
+
 
 @pytest.mark.parametrize("hand, announced", [
     ("4H 5H 6H KS KD KC AS", False),  # below PRICED_CARDS: the default backend answers

@@ -83,6 +83,7 @@ def _compile(part: str) -> None:
         partition_numba.additions(hand, rows[:1], shapes[:1], homes[:1], points[:1],
                                   params.scalars(), params.values, params.run_bonus,
                                   params.set_bonus)
+        _compile_priced()
         return
     if part == "rules":
         n = core.legal_actions(state.array, tables, buffer)
@@ -102,6 +103,20 @@ def _compile(part: str) -> None:
         search(state, iterations=2, seed=0)
     else:
         raise KeyError(part)
+
+
+def _compile_priced() -> None:
+    """The bounded search of big hands (kernels.lp_bound and the priced programme): a hand
+    of PRICED_CARDS cards or more with table melds, through the optimizer's kernel path as
+    `biriba best` calls it, on each compiled backend, so its first big hand does not compile."""
+    from kernels.partition import resolve_backend
+    from solver.instances import random_instance
+    from solver.optimizer import Config, optimize_laydown
+
+    instance = random_instance(515000, hand_size=45, table_melds=10, opened=True)
+    backends = ["numba"] + (["cython"] if resolve_backend(None) == "cython" else [])
+    for backend in backends:
+        optimize_laydown(instance, Config(solver="kernel", backend=backend))
 
 
 def compile_engine(parts=tuple(PARTS), report=None) -> dict[str, float]:
