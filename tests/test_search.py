@@ -214,6 +214,21 @@ def test_a_time_budget_stops_the_search():
     assert 0 < result.iterations and result.seconds < 5
 
 
+def test_a_time_budget_counts_from_the_call_and_the_callers_work_meanwhile():
+    """The analyzer's budget is the whole analysis: what it does while the search runs
+    (``meanwhile``) and the search's own setup count. A caller that spends more than the
+    budget leaves the search its first iteration (a one-iteration call while nothing is
+    measured) and no more; before, the search took its whole budget after it."""
+    import time
+
+    result = search(_midround(), seconds=0.05, seed=1, meanwhile=lambda: time.sleep(0.3))
+    assert result.iterations == 1
+    # with two workers the forked one searches while this process waits; this one still
+    # runs its first iteration
+    assert search(_midround(), seconds=0.05, seed=1, workers=2,
+                  meanwhile=lambda: time.sleep(0.3)).iterations >= 2
+
+
 @pytest.mark.parametrize("preset, players", [("classic", 2), ("classic", 4), ("threes", 3),
                                              ("venezuelan", 2), ("partnership", 4)])
 def test_the_ismcts_player_plays_whole_rounds(preset, players):

@@ -35,6 +35,7 @@ MAX_WORKERS = 64
 MAX_REFINE = 0.9
 MAX_NODES = 200_000             # MO-ISMCTS: the trees' nodes at most (the single tree's cap)
 CHUNK = 16                      # iterations per numba call under a time budget
+CHUNK_SECONDS = 0.05            # and seconds per call at most, by the measured pace
 EXPLORATION_DEFAULT = 0.7       # on rewards of a round-score difference / SCALE_DEFAULT
 SCALE_DEFAULT = 500.0
 
@@ -161,7 +162,9 @@ def search(state, seat: int | None = None, iterations: int | None = None,
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
     budget is given) and ``seconds`` bound the search, each per worker; with both, the
-    first reached stops it. ``workers`` processes search apart (seeds ``seed + w``) and
+    first reached stops it. ``seconds`` counts from this call (its setup and ``meanwhile``
+    count) and is kept within about CHUNK_SECONDS: each numba call is sized by the pace
+    measured so far; every worker runs at least one iteration. ``workers`` processes search apart (seeds ``seed + w``) and
     their root statistics are merged. Deterministic for an iteration budget and a seed.
     ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`).
     ``match``: reward the chance of winning the match, not the round's points (a match of
@@ -173,6 +176,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     estimates to compare, not only a choice). The two then come first, the better mean
     first; the rest follow most visited first.
     """
+    entered = time.perf_counter()
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
     if state.is_terminal():
         raise SearchError("the round is over: there is no decision to search")
@@ -206,10 +210,10 @@ def search(state, seat: int | None = None, iterations: int | None = None,
         if meanwhile is not None:
             meanwhile()
         rows = [_run(state.array, state.game.engine, seat, stage, iterations, seconds, seed,
-                     options, refine, progress, chance)]
+                     options, refine, progress, chance, entered)]
     else:
         rows = _run_workers(state, seat, stage, iterations, seconds, seed, options, workers,
-                            refine, meanwhile, progress, chance)
+                            refine, meanwhile, progress, chance, entered)
     if progress is not None:
         progress(1.0)
     return _result(state, stage, rows, time.perf_counter() - started, refine > 0, plans)
@@ -219,7 +223,7 @@ class _Worker:
     """One worker's tree and counters: the bandit's phase, then the refinement's."""
 
     def __init__(self, array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                 chance):
+                 chance, started=None):
         self.array, self.tables, self.seat, self.stage = array, tables, seat, stage
         self.chance = chance
         self.options = options
@@ -236,7 +240,11 @@ class _Worker:
         self.rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
         self.done = 0
         self.actions = 0
-        self.started = time.perf_counter()
+        # the clock of a time budget: from the search's entry (``started``, a
+        # time.perf_counter() reading, the same in forked workers), so its setup and the
+        # caller's work meanwhile count
+        self.started = time.perf_counter() if started is None else started
+        self.timed = 0.0                       # seconds spent in the numba calls
         self.target = iterations if iterations is not None else capacity
         self.refine = refine
         self.progress = None                   # a function of the share done (0..1)
@@ -262,12 +270,28 @@ class _Worker:
         one_call = deadline is None and not chunked and self.progress is None
         while self.done < target:
             step = target - self.done if one_call else min(CHUNK, target - self.done)
+            if deadline is not None:    # a call may not run far past the deadline
+                step = self._timed_step(step, deadline)
+            began = time.perf_counter()
             self.actions += iterate(self.array, self.tables, self.seat, self.stage,
                                     self.tree, step, self.rng, options(self), self.chance)
+            self.timed += time.perf_counter() - began
             self.done += step
             self.tick()
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+
+    def _timed_step(self, step, deadline):
+        """Under a time budget: at most ``step`` iterations, as many as the seconds per
+        iteration measured so far fit in ``CHUNK_SECONDS`` and before ``deadline``; one
+        while nothing is measured. (A playout with big hands takes 25 ms: 16 of them
+        overran a budget by 0.4 s.) Only the chunking depends on the clock, and an
+        iteration budget without a clock never comes here."""
+        if self.done == 0:
+            return 1
+        per = self.timed / self.done
+        left = min(CHUNK_SECONDS, deadline - time.perf_counter())
+        return max(1, min(step, int(left / per) if per > 0 else step))
 
     def bandit(self):
         self._until(self.target - int(self.target * self.refine), 1.0 - self.refine,
@@ -315,11 +339,11 @@ class _Worker:
 
 
 def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=0.0,
-         progress=None, chance=None):
+         progress=None, chance=None, started=None):
     """One worker's whole search: its root row (see ``_Worker.root``)."""
     chance = NO_TABLE if chance is None else chance
     worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                     chance)
+                     chance, started)
     worker.progress = progress
     worker.bandit()
     if refine and int(worker.tree.used[0]) >= 2:
@@ -328,7 +352,7 @@ def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=
 
 
 def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers, refine,
-                 meanwhile=None, progress=None, chance=None):
+                 meanwhile=None, progress=None, chance=None, started=None):
     """Root parallelism: this process searches as worker 0 and forks the others. With
     ``refine`` the workers agree on the two decisions to refine: each reports its root
     visits after the bandit's phase, and all refine the two most visited over all workers."""
@@ -346,7 +370,7 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
         mine, theirs = context.Pipe()
         process = context.Process(target=_worker_main, daemon=True, args=(
             theirs, state.array, tables, seat, stage, iterations, seconds, seed + w, options,
-            refine, chance))
+            refine, chance, started))
         process.start()
         theirs.close()
         links.append(mine)
@@ -356,7 +380,7 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
         if meanwhile is not None:
             meanwhile()
         own = _Worker(state.array, tables, seat, stage, iterations, seconds, seed, options,
-                      refine, chance)
+                      refine, chance, started)
         own.progress = progress
         own.bandit()
         visits: dict[int, int] = {}
@@ -379,9 +403,9 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
 
 
 def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                 chance):
+                 chance, started=None):
     worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                     chance)
+                     chance, started)
     worker.bandit()
     link.send(worker.root_visits())
     pair = link.recv()
