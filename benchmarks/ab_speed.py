@@ -1,11 +1,14 @@
-"""A/B timing of one source tree against another: greedy playouts and the numba best.
+"""A/B timing of one source tree against another: playouts, the search, the lay-down search.
 
     python benchmarks/ab_speed.py /path/to/other/checkout    # or . for this one
 
 Puts the tree first on ``sys.path`` (numba compiles it on first use, into that tree's
 own cache), then prints the best of three 300-round greedy and 400-round random playout
-batches and the median of 30 passes of numba ``best`` over the 16- and 22-card benchmark
-hand sets.
+batches, the median of 30 passes of numba ``best`` over the 16- and 22-card benchmark
+hand sets, the ISMCTS search's iterations per second (400 iterations on each of 8 seeded
+4-player positions, best of three) and the median of numba's bounded search on twelve
+45-card hands with ten table melds (best of three each). Run it for both trees in turn,
+twice, on an idle machine, and compare like with like.
 """
 
 import sys
@@ -61,6 +64,40 @@ def best_pass(size: int):
     return float(np.median(times))
 
 
+def search_rate(iterations: int = 400, count: int = 8):
+    from benchmarks.search_report import positions
+    from solver.search import search
+
+    states = positions(count)
+    search(states[0], iterations=20, seed=0)
+    best = 0.0
+    for _ in range(3):
+        done = 0
+        started = time.perf_counter()
+        for index, state in enumerate(states):
+            done += search(state, iterations=iterations, seed=index).iterations
+        best = max(best, done / (time.perf_counter() - started))
+    return best
+
+
+def priced_median(count: int = 12):
+    from solver.instances import random_instance
+    from solver.optimizer import Config, optimize_laydown
+
+    config = Config(solver="kernel", backend="numba")
+    times = []
+    for seed in range(count):
+        instance = random_instance(seed, 45, 10, "classic")
+        optimize_laydown(instance, config)
+        runs = []
+        for _ in range(3):
+            started = time.perf_counter()
+            optimize_laydown(instance, config)
+            runs.append(time.perf_counter() - started)
+        times.append(min(runs))
+    return float(np.median(times))
+
+
 if __name__ == "__main__":
     playouts(2)
     runs = [playouts() for _ in range(3)]
@@ -74,3 +111,5 @@ if __name__ == "__main__":
           f"{runs[0][1]} actions, score sum {runs[0][2]}")
     for size in (16, 22):
         print(f"numba best, {size}-card set: {best_pass(size) * 1e6:.1f} us")
+    print(f"ISMCTS, 400 iterations x 8 positions: {search_rate():.0f} iterations/s")
+    print(f"numba bounded search, 45 cards + 10 table melds: {priced_median() * 1e3:.2f} ms median")

@@ -6,7 +6,8 @@ it works on small ints and numpy arrays (see :mod:`kernels.encoding`).
 numba caches compiled kernels next to their source (``cache=True``). In a
 read-only install that is impossible, so before numba is imported we point
 ``NUMBA_CACHE_DIR`` at a writable user cache directory unless the user chose
-one.
+one. Then :func:`kernels.numba_cache.refresh` drops the cached functions of
+every module whose code, or the code of a module it imports, changed.
 """
 
 import os
@@ -34,3 +35,7 @@ def _ensure_numba_cache_dir() -> None:
 
 
 _ensure_numba_cache_dir()
+
+from kernels import numba_cache  # noqa: E402  (after the cache location is set)
+
+numba_cache.refresh()

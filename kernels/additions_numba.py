@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT

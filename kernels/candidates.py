@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 
 def rows_python(new_counts, new_points, add_counts, add_points, add_groups):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.additions_numba import one_wild_rules, wild_kind
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH

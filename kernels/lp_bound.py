@@ -34,7 +34,7 @@ the G groups' values, then the C cuts'.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.encoding import KIND_COUNT
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.additions_numba import one_wild_rules, room, run_additions, set_additions
 from kernels.catalogue_numba import catalogue as window_catalogue

@@ -23,7 +23,8 @@ def test_cython_cardset_built_and_in_use():
 def test_numba_cache_dir_falls_back_when_install_is_read_only(monkeypatch, tmp_path):
     import kernels
 
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")      # recorded, so the test's own value is undone
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     package_dir = os.path.dirname(os.path.abspath(kernels.__file__))
     real_access = os.access

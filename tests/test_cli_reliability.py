@@ -4,6 +4,8 @@ Clause numbers are those of docs/rules.md (the same as RULES.md).
 """
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -234,11 +236,17 @@ def test_replay_moves_lists_who_played(capsys, tmp_path, monkeypatch):
     assert code == 0 and "seat 0: " in out and "seat 1: draw" in out
 
 
+def _idle_worker(part):
+    """A compile worker that compiles nothing (the parallel path without the minutes)."""
+    return subprocess.Popen([sys.executable, "-c", ""], stderr=subprocess.PIPE, text=True)
+
+
 def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch):
     said = []
     monkeypatch.setattr(warm, "is_compiled", lambda part: False)
     monkeypatch.setattr(warm, "_compile", lambda part: None)
     monkeypatch.setattr(warm, "_mark", lambda part: None)
+    monkeypatch.setattr(warm, "_start", _idle_worker)
     warm.ensure_compiled("play", said.append)
     assert "numba compiles the game engine" in said[0]
     assert any("the greedy player" in text for text in said)
@@ -368,6 +376,7 @@ def test_the_numba_backend_says_when_it_compiles(capsys, monkeypatch):
     monkeypatch.setattr(warm, "is_compiled", lambda part: False)
     monkeypatch.setattr(warm, "_compile", lambda part: None)
     monkeypatch.setattr(warm, "_mark", lambda part: None)
+    monkeypatch.setattr(warm, "_start", _idle_worker)
     code, out, err = run(capsys, "partitions", "AS 2S 3S", "--backend", "numba")
     assert code == 0 and "numba compiles the lay-down kernels" in err
     code, out, err = run(capsys, "partitions", "AS 2S 3S", "--backend", "cython")

@@ -25,7 +25,7 @@ from collections import namedtuple
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.encoding import RANK_COUNT
 from kernels.params import NEG_INF, SHAPE_RUN, SHAPE_WILD_SET

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
-from numba import njit
+from kernels.jit import njit
 
 from solver.engine import layout as L
 from solver.engine.basics import close_ready, packet_for, vulnerable_minimum

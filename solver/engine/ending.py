@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
-from numba import njit
+from kernels.jit import njit
 
 from solver.engine import layout as L
 from solver.engine.basics import hand_of, info_of, meld_of, red_threes_of, reset_turn

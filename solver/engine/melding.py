@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.params import SHAPE_RUN
 from kernels.partition_numba import best, catalogue, meld_key, meld_reading

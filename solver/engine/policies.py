@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.candidates import candidate_rows, max_left
 from kernels.params import NEG_INF

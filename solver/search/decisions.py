@@ -18,7 +18,7 @@ turn's play phase begins, ``STAGE_DISCARD`` once its lay-down is decided).
 from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
-from numba import njit
+from kernels.jit import njit
 
 from solver.engine import layout as L
 from solver.engine.core import apply_action, legal_actions

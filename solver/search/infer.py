@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.partition_numba import catalogue
 from solver.engine import layout as L

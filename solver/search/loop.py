@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from solver.engine import layout as L
 from solver.engine.core import apply_action, end_round

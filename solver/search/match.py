@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from solver.engine import layout as L
 

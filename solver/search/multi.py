@@ -24,7 +24,7 @@ makes at most one node per tree and one more for a chance slot.
 from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
-from numba import njit
+from kernels.jit import njit
 
 from solver.engine import layout as L
 from solver.search.decisions import apply_decision, available

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
-from numba import njit
+from kernels.jit import njit
 
 from kernels.params import NEG_INF
 from solver.engine import layout as L

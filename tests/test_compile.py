@@ -1,0 +1,224 @@
+"""Compiling less and only what changed: the project's njit, the cache's closure digests,
+the parallel compile's schedule and the first-use warning."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from kernels import jit, numba_cache
+from kernels.jit import njit
+from solver.engine import warm
+
+
+@njit(cache=False)
+def _scaled(x, factor):
+    return x * factor
+
+
+@njit(cache=False)
+def _calls_with_constants(x):
+    return _scaled(x, 2) + _scaled(x, 3) + _scaled(x, -1)
+
+
+@njit(cache=False)
+def _pick(pair, index):
+    return pair[index]
+
+
+@njit(cache=False)
+def _needs_a_literal(flag):
+    pair = (1, "one")
+    return _pick(pair, 0) + len(_pick(pair, 1)) + flag
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiled only")
+def test_constants_passed_between_compiled_functions_compile_the_callee_once():
+    assert _calls_with_constants(np.int64(5)) == 5 * 2 + 5 * 3 - 5
+    signatures = [str(s) for s in _scaled.signatures]
+    assert signatures == ["(int64, int64)"], signatures     # numba alone compiles three
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="compiled only")
+def test_a_callee_that_needs_the_literal_still_compiles():
+    assert _needs_a_literal(1) == 1 + 3 + 1
+    assert any("Literal" in str(s) for s in _pick.signatures)
+
+
+# --- the cache's closure digests ---------------------------------------------------------
+
+
+def _project(root):
+    files = {
+        "kernels/__init__.py": "",
+        "kernels/low.py": "from kernels.jit import njit\n\n@njit\ndef f(x):\n    return x\n",
+        "solver/__init__.py": "",
+        "solver/mid.py": "from kernels.jit import njit\nfrom kernels.low import f\n\n"
+                         "@njit\ndef g(x):\n    return f(x)\n",
+        "solver/top.py": "from kernels.jit import njit\nfrom solver.mid import g\n\n"
+                         "@njit\ndef h(x):\n    return g(x)\n",
+        "solver/apart.py": "from kernels.jit import njit\n\n@njit\ndef k(x):\n    return x\n",
+    }
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def _fake_cache(root):
+    for folder, module, function in (("kernels", "low", "f"), ("solver", "mid", "g"),
+                                     ("solver", "top", "h"), ("solver", "apart", "k")):
+        cache = root / folder / "__pycache__"
+        cache.mkdir(exist_ok=True)
+        for suffix in (".nbi", ".1.nbc"):
+            (cache / f"{module}.{function}-4.py311{suffix}").write_text("x")
+
+
+def _cached(root):
+    return sorted(name.split(".")[0] for folder in ("kernels", "solver")
+                  for name in os.listdir(root / folder / "__pycache__")
+                  if name.endswith(".nbi"))
+
+
+@pytest.fixture
+def cached_project(tmp_path, monkeypatch):
+    """A small project whose digests are recorded and whose functions are all cached."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    _project(tmp_path)
+    numba_cache.refresh(str(tmp_path))              # records the digests
+    _fake_cache(tmp_path)
+    return tmp_path
+
+
+def test_an_edit_drops_the_module_and_its_importers_not_the_rest(cached_project):
+    tmp_path = cached_project
+    assert numba_cache.refresh(str(tmp_path)) == []
+    assert _cached(tmp_path) == ["apart", "low", "mid", "top"]
+
+    mid = tmp_path / "solver" / "mid.py"
+    mid.write_text(mid.read_text().replace("return f(x)", "return f(x) + 1"))
+    dropped = numba_cache.refresh(str(tmp_path))
+    assert sorted(os.path.basename(p) for p in dropped) == ["mid.py", "top.py"]
+    assert _cached(tmp_path) == ["apart", "low"]
+
+
+def test_an_edit_below_reaches_every_importer(cached_project):
+    tmp_path = cached_project
+    low = tmp_path / "kernels" / "low.py"
+    low.write_text(low.read_text().replace("return x", "return x * 2"))
+    numba_cache.refresh(str(tmp_path))
+    assert _cached(tmp_path) == ["apart"]
+
+
+def test_a_comment_or_a_touch_drops_nothing(cached_project):
+    """Comments and layout are not code: numba itself recompiles the edited file's own
+    functions (it hashes their file), the importers keep their machine code."""
+    tmp_path = cached_project
+    low = tmp_path / "kernels" / "low.py"
+    low.write_text("# a comment\n" + low.read_text() + "\n\n")
+    os.utime(low)
+    assert numba_cache.refresh(str(tmp_path)) == []
+    assert _cached(tmp_path) == ["apart", "low", "mid", "top"]
+
+
+def test_the_user_cache_directory_is_kept_honest_too(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    root = tmp_path / "project"
+    root.mkdir()
+    _project(root)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    numba_cache.refresh(str(root))
+    folder = numba_cache.cache_dir(str(root / "solver" / "top.py"))
+    assert folder.startswith(str(tmp_path / "cache"))
+    os.makedirs(folder, exist_ok=True)
+    (open(os.path.join(folder, "top.h-4.py311.nbi"), "w")).close()
+    mid = root / "solver" / "mid.py"
+    mid.write_text(mid.read_text().replace("return f(x)", "return -f(x)"))
+    numba_cache.refresh(str(root))
+    assert not os.path.exists(os.path.join(folder, "top.h-4.py311.nbi"))
+
+
+def test_the_projects_numba_modules_are_found_with_their_imports():
+    digests = numba_cache.Digests()
+    root = numba_cache.ROOT
+    turn = os.path.join(root, "solver", "engine", "turn.py")
+    reach = {os.path.relpath(p, root) for p in digests.reachable(turn)}
+    assert {os.path.join("solver", "engine", "discard.py"),
+            os.path.join("kernels", "partition_numba.py")} <= reach
+    deal = os.path.join(root, "solver", "engine", "deal.py")
+    assert os.path.join("solver", "engine", "discard.py") not in {
+        os.path.relpath(p, root) for p in digests.reachable(deal)}
+
+
+# --- the parallel compile's schedule -------------------------------------------------------
+
+
+def test_a_part_starts_only_after_the_parts_it_calls():
+    todo = list(warm.PARTS)
+    assert warm.schedule(todo, 2) == ["kernels"]
+    assert warm.schedule(todo, 2, done={"kernels"}) == ["priced", "rules"]
+    assert warm.schedule(todo, 2, started={"kernels"}) == []      # running is not done
+    assert warm.schedule(todo, 2, done={"kernels", "priced"}, started={"rules"}) == []
+    assert warm.schedule(todo, 1, done={"kernels"}) == ["priced"]
+    assert "greedy" not in warm.schedule(todo, 6, done={"kernels", "rules"})
+    assert warm.schedule(todo, 6, done={"kernels", "rules", "priced", "greedy"})[-2:] == [
+        "playout", "search"]
+    # a prerequisite that is already compiled (not in todo) does not hold a part back
+    assert warm.schedule(["search"], 2) == ["search"]
+
+
+def test_every_part_reaches_the_parts_it_needs():
+    assert warm._with_prerequisites(["search"]) == {"kernels", "priced", "rules", "greedy",
+                                                    "search"}
+    with pytest.raises(KeyError):
+        warm._with_prerequisites(["nonsense"])
+
+
+def test_the_estimate_is_the_critical_path_or_the_shared_total():
+    parts = list(warm.PARTS)
+    one = warm._estimate(parts, 1)
+    two = warm._estimate(parts, 2)
+    assert one == sum(warm.SECONDS.values())
+    chain = (warm.SECONDS["kernels"] + warm.SECONDS["rules"] + warm.SECONDS["greedy"]
+             + warm.SECONDS["search"])
+    assert two == max(chain, one / 2)
+
+
+# --- the first compiling call from Python warns ---------------------------------------------
+
+
+def _announced(index_path, monkeypatch):
+    """The warnings _announce gives, twice called, for a dispatcher whose cache index is at
+    ``index_path``."""
+    cache_file = type("F", (), {"_index_path": str(index_path)})()
+    fake = type("D", (), {"_cache": type("C", (), {"_cache_file": cache_file})(),
+                          "py_func": getattr(_scaled, "py_func", _scaled)})()
+    monkeypatch.setattr(jit, "_warned", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        jit._announce(fake)
+        jit._announce(fake)
+    return caught
+
+
+def test_the_first_compile_from_python_warns_once(tmp_path, monkeypatch):
+    caught = _announced(tmp_path / "missing.nbi", monkeypatch)
+    assert len(caught) == 1 and issubclass(caught[0].category, jit.CompileWarning)
+    assert "first call" in str(caught[0].message)
+
+
+def test_a_cached_function_does_not_warn(tmp_path, monkeypatch):
+    index = tmp_path / "present.nbi"
+    index.write_text("x")
+    assert _announced(index, monkeypatch) == []
+
+
+def test_the_engine_names_the_part_and_its_time():
+    text = warm.first_use_note("solver.engine.turn", "legal_actions")
+    assert text.startswith("numba compiles solver.engine.turn.legal_actions")
+    assert " s on one core" in text
+    assert warm.first_use_note("numpy", "x") is None
