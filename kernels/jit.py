@@ -88,17 +88,19 @@ class PlainDispatcher(CPUDispatcher):
         return super()._compile_for_args(*args, **kws)
 
 
-def njit(function=None, **options):
+def njit(function=None, *, specialize: bool = False, **options):
     """``numba.njit`` with ``cache=True`` and literal-free calls between compiled functions.
 
     Used as ``@njit`` or ``@njit(inline="always")``; with ``NUMBA_DISABLE_JIT=1`` the
-    function stays plain Python.
+    function stays plain Python. ``specialize=True`` keeps numba's compile per constant
+    for a hot function whose constants fold into faster code (the lay-down search's
+    ``mode``), at the price of a compile each.
     """
     options.setdefault("cache", True)
 
     def wrap(fn):
         dispatcher = numba.njit(**options)(fn)
-        if isinstance(dispatcher, CPUDispatcher):
+        if isinstance(dispatcher, CPUDispatcher) and not specialize:
             dispatcher.__class__ = PlainDispatcher
         return dispatcher
 

@@ -955,7 +955,7 @@ ST_KIND, ST_LO, ST_HI, ST_SINGLE, ST_FIELD, ST_SHIFT, ST_LOW, ST_SHARE, ST_MAXLE
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
-@njit(cache=True)
+@njit(cache=True, specialize=True)  # its mode folds into the search
 def _programme(hand, meld_counts, points, groups, max_left, mode, prices, slack, live):
     """The steps of the programme and, when the hand fits one int64, their packed form.
 
@@ -1219,7 +1219,7 @@ def _next_step(state, jump):
     return jump[DEBRUIJN_BITS[((low * DEBRUIJN_SIGNED) >> 58) & 63]]
 
 
-@njit(cache=True)
+@njit(cache=True, specialize=True)  # its mode folds into the search
 def _packed_solve(state, step, kept, keep, mode, table, melds, jump, kinds, guards, memo, meta,
                   overflow, tail, alpha, leave):
     """The programme's value from (state, step, kept) on the packed state.
@@ -1465,7 +1465,7 @@ def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, 
     return result, np.sort(picked[:picked_count]), meta[3] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, specialize=True)  # its mode folds into the search
 def _solve(remaining, step, kept, keep, mode, points, max_left, prepared, table, step_melds,
            shares, meld_shares, memo, memo_meta, overflow, tail, alpha, meld_counts, groups,
            cut_starts, cut_melds, node_lp, leave, cuts):
