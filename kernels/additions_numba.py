@@ -200,7 +200,7 @@ def _value_and_size(meld, values):
     return value, size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_additions(base, hand, suit, before, values, run_bonus, group, out, n):
     """Append the additions of the table run ``base`` of ``suit`` (table meld ``group``) to
     ``out`` from row ``n``, by key; returns (handled, out, n). Not handled: nothing added."""
@@ -304,7 +304,7 @@ def run_additions(base, hand, suit, before, values, run_bonus, group, out, n):
     return True, out, n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_additions(base, hand, rank, before, values, set_bonus, group, out, n):
     """Append the additions of the table set ``base`` of ``rank`` (table meld ``group``) to
     ``out`` from row ``n``, by key; returns (handled, out, n). Not handled: nothing added."""

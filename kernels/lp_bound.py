@@ -368,7 +368,7 @@ def cut_worth(meld_total, cut_starts, cut_melds, slack, group_total):
     return worth
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def repair(meld_counts, points, groups, cut_starts, cut_melds, subset, prices, duals, scale):
     """Fixed-point prices and slack that bound every meld of ``subset`` exactly.
 
@@ -627,7 +627,7 @@ def _hold(holders, group_holders, meld_counts, m, group, q):
         group_holders[group, w] |= bit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def separate(hand, meld_counts, groups, subset, solution, cut_starts, cut_melds, max_new):
     """Clique cuts that the programme's ``solution`` (over ``subset``) violates.
 
@@ -822,7 +822,7 @@ def rounded(hand, meld_counts, points, groups, keep, max_left, pool, solution):
     return _finish(pool, order, meld_counts, points, groups, keep, max_left, left, laid)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dived(hand, meld_counts, points, groups, cut_starts, cut_melds, keep, max_left, pool,
           solution, max_solves):
     """A lay-down by diving on the programme over the melds ``pool`` (``solution`` as for

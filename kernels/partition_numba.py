@@ -269,7 +269,7 @@ def _needs(required, wild_twos):
     return suits, low, high, ace, ranks, naturals
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _generate(hand, scalars, required):
     """Every (meld, reading) candidate holding ``required``, duplicates included.
 
@@ -1384,7 +1384,7 @@ def _rebuild_allowance(meta, budget, move_limit):
         meta[2] += budget
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _packed_best(state, keep, table, melds, jump, kinds, guards, cards, budget, tail, floor,
                  move_limit, leave):
     """best() on the packed state: (points, sorted catalogue indices, exact)."""
@@ -1786,7 +1786,7 @@ def _search_above(hand, meld_counts, points, keep, groups, limits, budget, price
                        floor, live, cut_starts, cut_melds, node_programmes, NODE_CARDS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(hand, meld_counts, points, keep, groups, max_left, threshold, budget=STATE_BUDGET):
     """Whether some lay-down (best()'s constraints) is worth more than ``threshold``.
 

@@ -120,7 +120,7 @@ def team_additions(S, T, team, hand, run_bonus):
     return table, rows, gains, groups
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def at_once_extra(R, shape, size):
     """venezuelan (000): the extra bonus of a biriba laid whole from the hand in one move."""
     if size < R[L.R_BIRIBA_SIZE]:

@@ -27,7 +27,7 @@ def _deal_next(S):
     return S[L.RNG] >> 17
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cut(S, R, dealer):
     """venezuelan (000): the dealer cuts for the hands and the turned card, aiming at the
     exact count, and misses by up to ``R_CUT_ERROR`` cards, uniformly (docs/rules.md D34):
@@ -42,7 +42,7 @@ def _cut(S, R, dealer):
         S[L.CUT_BONUS + team] = R[L.R_CUT_NEAR]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bottom_wilds(S, R, deck, total, dealer):
     """venezuelan (000): the dealer looks at the bottom three cards of the deck and takes
     every wild among them, until the bottom three hold none; they count towards the dealer's

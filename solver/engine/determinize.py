@@ -77,7 +77,7 @@ def determinize(S, R, seat, rng):
     S[L.RNG] = rng[0] & LCG_MASK        # the next deals (a match) are hidden too
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _red_threes_last(cards, hands):
     """threes (D30): no red three in a hand; the first ``hands`` cards (the hands' share)
     take red threes' places from later cards, keeping the rest's order random."""

@@ -12,7 +12,7 @@ from solver.engine.melding import take_packet
 from solver.engine.pile import take_pile_ok
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_biriba_bonus(S, R, vals, team):
     """The largest bonus of the team's table biribas (points less card values), or -1."""
     best = -1

@@ -45,7 +45,7 @@ from solver.engine.discard import discard_ok
 RULE_BUDGET = 1 << 17
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rest_value(hand_after, keys_counts, points, vals):
     """Best lay-down points of a hand from the catalogue rows inside it (keep 0, bounded)."""
     n = keys_counts.shape[0]
@@ -216,7 +216,7 @@ def play_actions(S, T, out, n, melds_only):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _merge_three_player_teams(S, R, solo):
     """RULES.md 7.1: the other two players become one team for the rest of the round."""
     S[L.SOLO] = solo

@@ -25,7 +25,7 @@ from solver.engine.basics import (
 from solver.engine.melding import lay, play_actions, play_ok
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pile_condition(S, T, seat, team):
     """Partnership (001): the top card extends a team meld or makes a meld with two naturals."""
     R, sc, vals, runb, setb = T
@@ -162,7 +162,7 @@ def take_pile(S, R):
     S[L.PHASE] = L.PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_frozen_pile(S, T, seat, team, key):
     """threes (003): the top card's new clean meld ``key``, and the rest of the pile."""
     R, _, _, _, _ = T

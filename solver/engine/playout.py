@@ -21,7 +21,7 @@ from solver.engine.policies import policy_action
 CUT_OFF = -2    # play_many's ``wins`` code of a game stopped before its end
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout(S, T, policies, rng, max_actions, log):
     """Play from ``S`` until the round (or the match, in match mode) ends.
 

@@ -103,7 +103,7 @@ def _plan_rows(S, T, team, hand, must):
             all_points, all_groups, max_left(hand, must_counts))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_beats(S, T, team, hand, keep, must, budget, threshold):
     """Whether a lay-down plan of ``hand`` (lay_plan's, for the most points) is worth more
     than ``threshold`` (kernels.partition_numba.beats: the programme's floor or bound
@@ -182,7 +182,7 @@ def discard_scores(S, T, seat, team, hand, counts, rows):
     return scores
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_choice(S, T, who, counts, rows):
     """The legal discard of ``who`` with the highest :func:`discard_scores`, or -1
     (``counts``, ``rows``: the plan's melds and additions)."""
@@ -215,7 +215,7 @@ def row_action(S, T, who, plan, index):
     return action if ok else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pile_action(S, T, buffer):
     """The action that takes the pile: the plain one, or (threes' frozen pile) the pickup
     whose meld of the top card holds the most cards."""
@@ -297,7 +297,7 @@ def random_action(S, T, buffer, rng):
     return buffer[rng_below(rng, n)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def policy_action(S, T, buffer, rng, policy):
     if policy == GREEDY:
         return greedy_action(S, T, buffer)

@@ -35,7 +35,7 @@ from solver.engine.policies import discard_scores
 MAX_TRIES = 16
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_scores(S, T, seat, hand):
     """The greedy discard score of every kind of ``hand`` (higher: discarded first):
     policies.discard_scores over one catalogue of the hand and one set of additions to the
@@ -48,7 +48,7 @@ def greedy_scores(S, T, seat, hand):
     return discard_scores(S, T, seat, team, hand, counts, rows)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_agrees(S, T, seat, discarded):
     """(whether ``discarded`` is a greedy choice from ``seat``'s hand then, the kinds in that
     hand)."""
@@ -67,7 +67,7 @@ def greedy_agrees(S, T, seat, discarded):
     return agrees, kinds
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def weight(S, T, searcher, trust):
     """The determinization's weight in (0, 1]: the product over the other seats of
     P(their last discard | their hand) / its largest value."""

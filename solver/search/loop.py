@@ -44,7 +44,7 @@ OPTIONS = 10
 NO_FORCE = -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def round_result(S, R, team_of, rewards, diffs, scale):
     """Per team: its round score less the best other team's, in points and scaled."""
     teams = R[L.R_TEAMS]
@@ -64,7 +64,7 @@ def round_result(S, R, team_of, rewards, diffs, scale):
         rewards[team] = diffs[team] / scale
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rollout(S, T, buffer, rng, epsilon, cutoff):
     """Play to the end of the round: the greedy policy, a random action with probability
     ``epsilon``. With a ``cutoff`` (> 0) the rollout stops after that many actions and the

@@ -124,7 +124,7 @@ def win_table(game, rounds: int = ROUNDS, seed: int = 0) -> WinTable:
     return _table(game.players, game.rules, rounds, seed)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chance_of(chance, target, mine, theirs):
     """The chance that a team with ``mine`` points wins against ``theirs`` (a WinTable's
     ``chance`` and ``target``; scores at or past the target end the match)."""
@@ -136,7 +136,7 @@ def chance_of(chance, target, mine, theirs):
     return chance[i, j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def match_rewards(S, chance, target, rewards):
     """Per team: ``2 W - 1`` from the match scores in ``S`` (after the round)."""
     for team in range(2):

@@ -37,7 +37,7 @@ CHANCE = -2                 # tree.player of a node reached through a chance slo
 NODES_PER_ITERATION = 2     # per player, and one more: the tree's capacity factor
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def root_of(player, searcher):
     """The root node of ``player``'s tree: 0 for the searcher, else 1..P-1 in seat order."""
     if player == searcher:

@@ -81,7 +81,7 @@ def _used(plan):
     return used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def offer(S, T, plans, out, count):
     """Append the plans of the mask ``plans`` beyond best and nothing that are worth a
     decision here (legal, laying something, unlike the plans offered); returns the count."""

@@ -25,7 +25,7 @@ def row_of(tree, node):
     return row
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select(tree, row, decisions, n, exploration):
     """The slot to follow in ``row`` among the ``n`` available ``decisions``.
 
@@ -76,7 +76,7 @@ def expand(tree, row, slot, player):
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backup(tree, path_rows, path_slots, path_seats, team_of, depth, rewards, diffs):
     """Add one iteration's result along its path: each decision is credited with the result
     of the team its seat ends the round in (``team_of``; ``rewards``/``diffs`` per team:
