@@ -240,6 +240,13 @@ def _project(digests: Digests, paths: list[str]) -> str:
     return total.hexdigest()
 
 
+def source_key(root: str = ROOT) -> str:
+    """Changes whenever a numba module's file changes on disk (stat only), as numba's own
+    check of a cached function does: a comment edit or a touch changes it, while the
+    closure digests (and so the dependents' caches) stay."""
+    return _quick_key(numba_modules(root))
+
+
 def project_digest(root: str = ROOT) -> str:
     """One digest of every numba module's closure (what ``biriba compile``'s stamps name);
     read from the ledger that :func:`refresh` keeps, computed when it is missing."""

@@ -222,3 +222,24 @@ def test_the_engine_names_the_part_and_its_time():
     assert text.startswith("numba compiles solver.engine.turn.legal_actions")
     assert " s on one core" in text
     assert warm.first_use_note("numpy", "x") is None
+
+
+def test_a_parts_stamp_follows_the_files_and_a_revert_compiles_again(tmp_path, monkeypatch):
+    """`biriba compile` trusts a part's stamp only for the sources it was made for: a
+    touched file (numba recompiles its functions) or a revert to older sources (their
+    dependents' caches were dropped meanwhile) makes the part compile again."""
+    from solver.engine import warm
+
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.setattr(warm.numba.config, "CACHE_DIR", str(tmp_path))
+    sources = {"key": "a" * 32}
+    monkeypatch.setattr(warm.numba_cache, "source_key", lambda root=None: sources["key"])
+    monkeypatch.setattr(warm.numba_cache, "project_digest", lambda root=None: "p" * 32)
+    warm._mark("rules")
+    assert warm.is_compiled("rules")
+    sources["key"] = "b" * 32                 # a file touched or edited
+    assert not warm.is_compiled("rules")
+    warm._mark("rules")
+    sources["key"] = "a" * 32                 # back to the first sources
+    assert not warm.is_compiled("rules")
+    assert len([name for name in os.listdir(tmp_path) if "-rules-" in name]) == 1

@@ -53,7 +53,10 @@ NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
 
 
 def _stamp(part: str) -> str | None:
-    digest = numba_cache.project_digest()
+    """The file that says ``part`` is compiled for these sources: named by the closure
+    digests and the files' stats (numba recompiles a function whose file was touched, so a
+    touched file makes the part compile again, its untouched callees loading from disk)."""
+    digest = numba_cache.project_digest()[:16] + numba_cache.source_key()[:16]
     cache = numba.config.CACHE_DIR or os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "__pycache__")
     return os.path.join(cache, f"biriba-compiled-{part}-{digest}-{numba.__version__}")
@@ -71,7 +74,11 @@ def _mark(part: str) -> None:
     if stamp is None:
         return
     try:
-        os.makedirs(os.path.dirname(stamp), exist_ok=True)
+        folder = os.path.dirname(stamp)
+        os.makedirs(folder, exist_ok=True)
+        for name in os.listdir(folder):      # the part's stamps of other sources go
+            if name.startswith(f"biriba-compiled-{part}-"):
+                os.remove(os.path.join(folder, name))
         with open(stamp, "w") as handle:
             handle.write("compiled\n")
     except OSError:
