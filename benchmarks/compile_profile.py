@@ -61,6 +61,27 @@ def _install(stats):
             if stack:
                 stack[-1][2] += children  # only nested compiles leave the frames above
 
+    from kernels import link
+
+    resolve = link.Linked.resolve
+
+    def resolve_timed(self):
+        if self.entry is not None:
+            return resolve(self)
+        stack.append([("compile", f"{self.name} (linked entry)"), time.perf_counter(), 0.0])
+        try:
+            return resolve(self)
+        finally:
+            key, started, children = stack.pop()
+            total = time.perf_counter() - started
+            entry = stats[key[1]]
+            entry["signatures"].append("entry")
+            entry["inclusive"] += total
+            entry["exclusive"] += total - children
+            if stack:
+                stack[-1][2] += total
+
+    link.Linked.resolve = resolve_timed
     event.register("numba:compile", Compile())
     event.register("numba:run_pass", Pass())
 

@@ -34,7 +34,10 @@ the G groups' values, then the C cuts'.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+
 from kernels.jit import njit
+from kernels.link import linked
 
 from kernels.encoding import KIND_COUNT
 
@@ -928,7 +931,12 @@ def _narrow(pool, solution, basis, live):
     return pool[kept], solution[kept], (inverse, moved, values, duals)
 
 
-@njit(cache=True)
+_I, _V, _M = types.int64, types.int64[::1], types.int64[:, ::1]
+_FIXED = types.Array(types.int64, 1, "C", readonly=True)   # a module's constant array
+
+
+@linked(types.Tuple((_V, _V, _I, _V, _V, _I, _V, _I, _V, _V))(_V, _M, _V, _V, _I, _V, _I, _FIXED,
+                                                              _I))
 def priced(hand, meld_counts, points, groups, keep, max_left, scale, dives, rounds):
     """Everything a priced search starts from: the programme, cuts, and what they rule out.
 

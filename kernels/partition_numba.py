@@ -24,6 +24,8 @@ from __future__ import annotations
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
+from kernels.link import linked
+from numba import types
 
 from kernels.additions_numba import one_wild_rules, room, run_additions, set_additions
 from kernels.catalogue_numba import catalogue as window_catalogue
@@ -52,6 +54,8 @@ from kernels.params import (
 from kernels.params import decision_order as _decision_order
 
 DECISION_ORDER = tuple(_decision_order())
+# the linked functions' types (kernels.link)
+_I, _V, _M, _T3 = types.int64, types.int64[::1], types.int64[:, ::1], types.int64[:, :, ::1]
 
 INT64_MAX = (1 << 63) - 1
 MAX_WIDTH = 16          # most distinct kinds in one meld (a 13-card run)
@@ -438,7 +442,7 @@ def _points(row, shape, home, clean, values, run_bonus, set_bonus):
     return value + set_bonus[home, clean, min(size, last)]
 
 
-@njit(cache=True)
+@linked(types.Tuple((_V, _M, _V, _V, _V, _V))(_V, _V, _V, _T3, _T3))
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
     """Returns (keys, counts, shapes, homes, cleans, points), ascending key. One-wild rules
     without sets of wilds take the fast path of :mod:`kernels.catalogue_numba`."""
@@ -549,7 +553,7 @@ def _holds_foreign_wild(meld, shape, home, wild_twos):
     return False
 
 
-@njit(cache=True)
+@linked(types.Tuple((_M, _V, _V))(_V, _M, _V, _V, _V, _V, _V, _T3, _T3))
 def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
     """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
     meld's additions (``partition_ref.additions``), by meld then key. Runs and sets under
@@ -1713,7 +1717,7 @@ def count(hand, meld_counts, budget=COUNT_BUDGET):
     return total, overflow[0], memo_meta[3] != 0
 
 
-@njit(cache=True)
+@linked(types.Tuple((_I, _V, types.boolean))(_V, _M, _V, _I, _V, _V, _I))
 def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET):
     """(best points, chosen meld indices sorted, exact); NEG_INF and none when nothing is feasible.
 
@@ -1786,7 +1790,7 @@ def _search_above(hand, meld_counts, points, keep, groups, limits, budget, price
                        floor, live, cut_starts, cut_melds, node_programmes, NODE_CARDS)
 
 
-@njit(cache=True, inline="always")
+@linked(types.boolean(_V, _M, _V, _I, _V, _V, _I, _I))
 def beats(hand, meld_counts, points, keep, groups, max_left, threshold, budget=STATE_BUDGET):
     """Whether some lay-down (best()'s constraints) is worth more than ``threshold``.
 
@@ -1881,7 +1885,8 @@ def _close_cuts(cuts, m, here, sign):
             closed[s] += sign * cut_value[c]
 
 
-@njit(cache=True)
+@linked(types.Tuple((_I, _V, types.boolean))(_V, _M, _V, _I, _V, _V, _I, _V, _V, _I, _V, _V, _V,
+                                             _I, _I, _I))
 def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, prices, slack,
                 floor, live, cut_starts, cut_melds, node_programmes=NODE_PROGRAMMES,
                 node_cards=NODE_CARDS, node_moves=NODE_MOVES):

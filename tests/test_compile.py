@@ -157,35 +157,49 @@ def test_the_projects_numba_modules_are_found_with_their_imports():
 # --- the parallel compile's schedule -------------------------------------------------------
 
 
-def test_a_part_starts_only_after_the_parts_it_calls():
+def test_parts_start_in_order_and_every_prerequisite_comes_first():
     todo = list(warm.PARTS)
-    assert warm.schedule(todo, 2) == ["kernels"]
-    assert warm.schedule(todo, 2, done={"kernels"}) == ["priced", "rules"]
-    assert warm.schedule(todo, 2, started={"kernels"}) == []      # running is not done
-    assert warm.schedule(todo, 2, done={"kernels", "priced"}, started={"rules"}) == []
-    assert warm.schedule(todo, 1, done={"kernels"}) == ["priced"]
-    assert "greedy" not in warm.schedule(todo, 6, done={"kernels", "rules"})
-    assert warm.schedule(todo, 6, done={"kernels", "rules", "priced", "greedy"})[-2:] == [
-        "playout", "search"]
-    # a prerequisite that is already compiled (not in todo) does not hold a part back
-    assert warm.schedule(["search"], 2) == ["search"]
+    assert warm.schedule(todo, 2) == ["kernels", "rules"]
+    assert warm.schedule(todo, 2, done={"rules"}, started={"kernels"}) == ["greedy", "priced"]
+    assert warm.schedule(todo, 6, started=set(todo)) == []
+    # a part's run step waits for parts that start before it: no two can wait on each other
+    for part, needs in warm.AFTER.items():
+        assert all(todo.index(p) < todo.index(part) for p in needs), part
+
+
+def test_a_run_step_waits_for_the_stamps_of_its_prerequisites(monkeypatch):
+    stamped = set()
+    monkeypatch.setattr(warm, "is_compiled", lambda part: part in stamped)
+    calls = []
+    monkeypatch.setattr(warm, "_build", lambda part: calls.append(("build", part)))
+    monkeypatch.setattr(warm, "_run", lambda part: calls.append(("run", part)))
+    monkeypatch.setattr(warm, "WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(warm.time, "sleep", lambda s: stamped.add("kernels"))
+    warm._compile("priced", wait=True)
+    assert calls == [("build", "priced"), ("run", "priced")] and stamped == {"kernels"}
+    warm._compile("rules", wait=True)                 # no run step
+    assert calls[-1] == ("build", "rules")
+    with pytest.raises(KeyError):
+        warm._compile("nonsense")
 
 
 def test_every_part_reaches_the_parts_it_needs():
     assert warm._with_prerequisites(["search"]) == {"kernels", "priced", "rules", "greedy",
                                                     "search"}
+    assert warm._with_prerequisites(["greedy"]) == {"greedy"}
     with pytest.raises(KeyError):
         warm._with_prerequisites(["nonsense"])
 
 
-def test_the_estimate_is_the_critical_path_or_the_shared_total():
+def test_the_estimate_is_the_longest_part_or_the_shared_total():
     parts = list(warm.PARTS)
-    one = warm._estimate(parts, 1)
-    two = warm._estimate(parts, 2)
-    assert one == sum(warm.SECONDS.values())
-    chain = (warm.SECONDS["kernels"] + warm.SECONDS["rules"] + warm.SECONDS["greedy"]
-             + warm.SECONDS["search"])
-    assert two == max(chain, one / 2)
+    assert warm._estimate(parts, 1) == sum(warm.SECONDS.values())
+    S, run = warm.SECONDS, warm.RUN_SECONDS
+    priced = max(S["priced"], S["kernels"] + run)
+    search = max(S["search"], S["kernels"] + run, priced + run, S["rules"] + run,
+                 S["greedy"] + run)
+    assert warm._estimate(parts, 2) == max(sum(S.values()) / 2, search)
+    assert warm._estimate(["greedy"], 2) == warm.SECONDS["greedy"]
 
 
 # --- the first compiling call from Python warns ---------------------------------------------

@@ -27,11 +27,14 @@ from typing import NamedTuple
 import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
+from kernels.link import linked
+from numba import types
 
 from kernels.candidates import candidate_rows, max_left
 from kernels.params import NEG_INF
 from kernels.partition_numba import beats, best, catalogue
 from solver.engine import layout as L
+from solver.engine.rules import ENGINE_RULES_TYPE, STATE_TYPE
 from solver.engine.core import (
     Mover,
     addition_ok,
@@ -231,7 +234,7 @@ def _pile_action(S, T, buffer):
     return chosen
 
 
-@njit(cache=True)
+@linked(types.int64(STATE_TYPE, ENGINE_RULES_TYPE, STATE_TYPE))
 def greedy_action(S, T, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
     R, _, _, _, _ = T

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
 
 from solver.engine import layout as L
 from solver.errors import BiribaError, InvalidRulesError
@@ -32,6 +33,15 @@ class EngineRules(NamedTuple):
                                      # slice they call ``run_bonus``
     set_bonus: np.ndarray      # int64[14, 2, S]
 
+
+def _array(dimensions: int):
+    return types.Array(types.int64, dimensions, "C")
+
+
+# numba's types of the engine's arguments, for the linked functions' signatures
+ENGINE_RULES_TYPE = types.NamedTuple((_array(1), _array(1), _array(1), _array(4), _array(3)),
+                                     EngineRules)
+STATE_TYPE = _array(1)       # the state array S, and the action buffers
 
 MAX_JOKERS = 6          # a meld key counts jokers in 3 bits; the kernels' MAX_DEPTH fits 6
 MAX_VULNERABILITY = L.R_VULN_MAX     # (threshold, minimum) pairs

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import kernels  # noqa: F401  (sets the numba cache location first)
-from kernels.jit import njit
+from kernels.link import linked
+from numba import types
 
 from solver.engine import layout as L
 from solver.engine.basics import close_ready, encode, forget_known, hand_of, packet_for, team_stats
 from solver.engine.melding import lay, play_actions, take_packet
 from solver.engine.pile import draw, pile_actions, take_frozen_pile, take_pile
 from solver.engine.ending import end_round, end_turn
+from solver.engine.rules import ENGINE_RULES_TYPE, STATE_TYPE
 
 
-@njit(cache=True)
+@linked(types.int64(STATE_TYPE, ENGINE_RULES_TYPE, STATE_TYPE))
 def legal_actions(S, T, out):
     """Write the legal actions into ``out`` (int64[MAX_ACTIONS]); returns how many.
 
@@ -53,7 +55,7 @@ def legal_actions(S, T, out):
     return n
 
 
-@njit(cache=True)
+@linked(types.none(STATE_TYPE, ENGINE_RULES_TYPE, types.int64))
 def apply_action(S, T, action):
     """Apply a legal action (the caller checks legality; the API's ``verify`` does)."""
     R, _, vals, _, _ = T

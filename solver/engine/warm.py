@@ -6,10 +6,14 @@ part, and leaves a stamp per part; :func:`is_compiled` reads the stamp, so a
 command can say on stderr that a first run compiles instead of sitting silent.
 ``biriba compile`` runs it at install time.
 
-The parts form a graph (:data:`AFTER`): a part starts once the parts whose
-functions it calls are cached, so that no function is compiled twice. With
-``workers`` above 1, independent parts compile in separate processes at the
-same time, each filling the same on-disk cache.
+A part first compiles its own functions without calling into the other parts
+(the parts meet at linked functions, :mod:`kernels.link`, or are compiled for
+their argument types without running), then runs the calls that do reach
+other parts once those are compiled (:data:`AFTER`), so that no function is
+compiled twice. With ``workers`` above 1 the parts compile in separate
+processes at the same time, in :data:`PARTS`' order, each filling the same
+on-disk cache; every part's prerequisites come before it in that order, so a
+part waiting for them never waits on one not started.
 """
 
 from __future__ import annotations
@@ -27,29 +31,34 @@ from solver.engine import layout as L
 
 PARTS = {
     "kernels": "the numba lay-down kernels (catalogue, count, best)",
-    "priced": "the bounded lay-down search of big hands (linear-programme bound)",
     "rules": "the rules (legal moves, applying a move)",
     "greedy": "the greedy player",
-    "playout": "the playout kernel (simulate)",
+    "priced": "the bounded lay-down search of big hands (linear-programme bound)",
     "search": "the ISMCTS search (analyze, hint, ismcts players)",
+    "playout": "the playout kernel (simulate)",
 }
-# A part starts after the parts whose compiled functions it calls (they load from the cache).
+# A part compiles its functions first (:func:`_build`), calling none of the other parts'
+# code: the parts reach each other through linked functions (kernels.link) or compile
+# without running. Then it runs the calls that reach into other parts (:func:`_run`), once
+# the parts named here are compiled, so that those load from the cache instead of
+# compiling twice.
 AFTER = {
     "kernels": (),
+    "rules": (),
+    "greedy": (),
     "priced": ("kernels",),
-    "rules": ("kernels",),
-    "greedy": ("rules", "priced"),
-    "playout": ("greedy",),
-    "search": ("greedy",),
+    "search": ("kernels", "priced", "rules", "greedy"),
+    "playout": (),
 }
-# Seconds each part took to compile cold, one process per part, on the project's 2-core
+# Seconds each part took to compile cold, two parts at a time, on the project's 2-core
 # machine (benchmarks/README.md, "Compiling"): what a first run announces.
-SECONDS = {"kernels": 86, "priced": 20, "rules": 91, "greedy": 31, "playout": 19,
-           "search": 80}
+SECONDS = {"kernels": 46, "rules": 25, "greedy": 9, "search": 25, "priced": 17, "playout": 2}
 # What each command needs compiled: the terminal game, and the playout kernel too.
 NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
          "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search"),
          "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced")}
+RUN_SECONDS = 5        # about what a run step takes, its prerequisites loaded from the cache
+WAIT_SECONDS = 1800.0   # a worker waits this long at most for the parts its run step needs
 
 
 def _stamp(part: str) -> str | None:
@@ -85,13 +94,39 @@ def _mark(part: str) -> None:
         pass   # a read-only cache: numba will have said so; the next run just checks again
 
 
-def _compile(part: str) -> None:
+def _compile(part: str, wait: bool = False) -> None:
+    """Compile ``part``: its functions, then the calls that reach the parts of
+    ``AFTER[part]`` (with ``wait``, once their stamps say they are compiled)."""
+    if part not in PARTS:
+        raise KeyError(part)
+    _build(part)
+    if AFTER[part]:
+        if wait:
+            _wait_for(AFTER[part])
+        _run(part)
+
+
+def _wait_for(parts) -> None:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while not all(is_compiled(p) for p in parts) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _compile_for(function, *arguments) -> None:
+    """Compile ``function`` (a numba dispatcher) for the types of ``arguments``, without
+    calling it."""
+    if hasattr(function, "compile"):
+        function.compile(tuple(numba.typeof(a) for a in arguments))
+
+
+def _build(part: str) -> None:
+    from kernels.link import prepare
     from solver.engine import core, policies
     from solver.engine.api import Game
 
     game = Game(4, "classic")
-    state = game.new_initial_state(0)
-    tables = state.game.engine
+    tables = game.engine
+    state = np.zeros(L.SIZE, dtype=np.int64)
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     if part == "kernels":
         from kernels import partition_numba
@@ -108,28 +143,42 @@ def _compile(part: str) -> None:
         partition_numba.additions(hand, rows[:1], shapes[:1], homes[:1], points[:1],
                                   params.scalars(), params.values, params.run_bonus,
                                   params.set_bonus)
-        return
-    if part == "priced":
-        _compile_priced()
-        return
-    if part == "rules":
-        n = core.legal_actions(state.array, tables, buffer)
-        core.apply_action(state.array, tables, int(buffer[0]) if n else 0)
+        prepare(partition_numba.beats)
+    elif part == "priced":
+        from kernels import lp_bound, partition_numba
+
+        prepare(lp_bound.priced, partition_numba.best_priced)
+    elif part == "rules":
+        game.new_initial_state(0)                       # the deal
+        prepare(core.legal_actions, core.apply_action)
     elif part == "greedy":
-        policies.greedy_action(state.array, tables, buffer)
+        prepare(policies.greedy_action)
     elif part == "playout":
         from solver.engine.playout import play_many
 
-        codes = np.zeros(4, dtype=np.int64)
-        scores = np.zeros((1, game.entities), dtype=np.int64)
-        wins = np.zeros(1, dtype=np.int64)
-        play_many(game.engine, codes, 0, 1, 0, 1, scores, wins)
+        _compile_for(play_many, tables, np.zeros(4, dtype=np.int64), 0, 1, 0, 1,
+                     np.zeros((1, game.entities), dtype=np.int64), np.zeros(1, dtype=np.int64))
     elif part == "search":
+        from solver.search import decisions
+        from solver.search.loop import OPTIONS, iterate
+        from solver.search.search import NO_TABLE
+        from solver.search.tree import new_tree
+
+        _compile_for(iterate, state, tables, 0, 0, new_tree(2), 0, np.zeros(1, dtype=np.int64),
+                     np.zeros(OPTIONS, dtype=np.float64), NO_TABLE)
+        out = np.empty(64, dtype=np.int64)
+        _compile_for(decisions.available, state, tables, 0, buffer, out, np.int64(0))
+        _compile_for(decisions.apply_decision, state, tables, 0, buffer, out, 0)
+
+
+def _run(part: str) -> None:
+    if part == "priced":
+        _compile_priced()
+    elif part == "search":
+        from solver.engine.api import Game
         from solver.search import search
 
-        search(state, iterations=2, seed=0)
-    else:
-        raise KeyError(part)
+        search(Game(4, "classic").new_initial_state(0), iterations=2, seed=0)
 
 
 def _compile_priced() -> None:
@@ -189,11 +238,9 @@ def _compile_here(todo, report) -> dict[str, float]:
 
 
 def schedule(todo, workers: int, done=(), started=()):
-    """The parts of ``todo`` that may start now, at most ``workers``: not started yet, and
-    every prerequisite of theirs that is in ``todo`` is ``done``."""
-    return [part for part in todo
-            if part not in done and part not in started
-            and all(p in done or p not in todo for p in AFTER[part])][:workers]
+    """The parts of ``todo`` to start now, at most ``workers``, in :data:`PARTS`' order (a
+    part's run step waits in its worker for the parts it needs, which come before it)."""
+    return [part for part in todo if part not in done and part not in started][:workers]
 
 
 def _start(part: str) -> subprocess.Popen:
@@ -204,7 +251,7 @@ def _start(part: str) -> subprocess.Popen:
         env["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
     else:
         env.pop("NUMBA_CACHE_DIR", None)
-    command = f"from solver.engine.warm import main; main([{part!r}])"
+    command = f"from solver.engine.warm import main; main([{part!r}], wait=True)"
     return subprocess.Popen([sys.executable, "-c", command], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
@@ -214,8 +261,6 @@ def _compile_parallel(todo, report, workers) -> dict[str, float]:
     while len(finished) < len(todo):
         free = workers - len(running)
         ready = schedule(todo, free, finished, started) if free > 0 else []
-        if not ready and not running:
-            raise RuntimeError(f"compile parts wait on each other: {sorted(set(todo) - finished)}")
         for part in ready:
             started.add(part)
             if report:
@@ -256,15 +301,16 @@ def ensure_compiled(command: str, report) -> None:
 
 def _estimate(parts, workers: int) -> float:
     """Wall seconds to compile ``parts`` with ``workers`` processes, from :data:`SECONDS`:
-    the longer of the critical path and the total shared out."""
+    the total shared out, or the latest part's end (a run step ends RUN_SECONDS after the
+    last of its prerequisites in ``parts``), whichever is longer."""
     parts = set(parts)
-    longest: dict[str, float] = {}
+    end: dict[str, float] = {}
     for part in PARTS:
         if part in parts:
-            longest[part] = SECONDS[part] + max(
-                (longest.get(p, 0.0) for p in AFTER[part] if p in parts), default=0.0)
+            after = [end[p] + RUN_SECONDS for p in AFTER[part] if p in parts]
+            end[part] = max([SECONDS[part]] + after)
     total = sum(SECONDS[p] for p in parts)
-    return max(max(longest.values(), default=0.0), total / max(workers, 1))
+    return max(total / max(workers, 1), max(end.values(), default=0.0))
 
 
 # The part whose compile a function's first call starts (its module's first match).
@@ -286,12 +332,12 @@ def first_use_note(module: str, function: str) -> str | None:
             "on every core)")
 
 
-def main(argv=None) -> int:
+def main(argv=None, wait: bool = False) -> int:
     """Compile the parts named in ``argv`` in this process (what :func:`compile_engine`'s
-    worker processes run)."""
+    worker processes run, with ``wait``)."""
     args = sys.argv[1:] if argv is None else argv
     for part in args:
-        _compile(part)
+        _compile(part, wait)
         _mark(part)
     return 0
 
