@@ -107,9 +107,11 @@ def cmd_analyze(args) -> int:
     target = _target(args)
     check_budget(args.iterations, args.seconds, args.workers)
     check_plans(args.plans)
-    if isinstance(target, Position):
-        target = build_state(target, args.seed)      # refuses an impossible position now
+    # compiled first: building the state runs the engine, which would compile on its own,
+    # one part after another on one core
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+    if isinstance(target, Position):
+        target = build_state(target, args.seed)      # refuses an impossible position
     bar = None if args.json else _bar
     result = analyze(target, iterations=args.iterations, seconds=args.seconds,
                      seed=args.seed, workers=args.workers, started=started, progress=bar,

@@ -47,24 +47,36 @@ def _ask(prompt: str) -> str | None:
 
 
 def _start(args):
-    """(game, state) of a new game, or of the record given to --resume."""
+    """(game, state) of a new game, or of the record given to --resume; the engine is
+    compiled first where it is not yet (a new game's arguments are checked before)."""
     if args.resume:
+        _compile_first()                 # loading a record replays it in the engine
         state = records.load(args.resume)
         if state.is_terminal():
             raise BiribaError(f"the game in {args.resume!r} is over: nothing to resume")
         return state.game, state
     game = Game(args.players, args.rules, *args.option, match=args.match)
+    _check(args, game)
+    _compile_first()
     return game, game.new_initial_state(args.seed)
 
 
-def cmd_play(args) -> int:
-    game, state = _start(args)
+def _compile_first() -> None:
+    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+
+
+def _check(args, game) -> None:
     if not 0 <= args.seat < game.players:
         raise BiribaError(f"--seat must be 0..{game.players - 1}, got {args.seat}")
     if args.save:
         records.check_writable(args.save)
+    parse_spec(args.opponents, game)
+
+
+def cmd_play(args) -> int:
+    game, state = _start(args)
+    _check(args, game)
     opponents = parse_spec(args.opponents, game)
-    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
     computers = {seat: opponents.make(args.seed + seat)
                  for seat in range(game.players) if seat != args.seat}
     outcome = 0
