@@ -70,16 +70,19 @@ RESOLVE_SYMBOL = "biriba_link_resolve"
 class Linked:
     """One linked function: its body, its signature, its cell and its compiled entry."""
 
-    def __init__(self, function, signature):
+    def __init__(self, function, signature, borrow=None):
         self.function = function
         self.signature = signature
+        # the arrays passed in are borrowed (no reference counting across the call) where
+        # nothing returned can be one of them: an answer without arrays, or ``borrow``
+        self.borrow = not _holds_array(signature.return_type) if borrow is None else borrow
         self.name = f"{function.__module__}.{function.__qualname__}"
         self.symbol = "biriba_link__" + self.name.replace(".", "__")
         self.cell = np.zeros(1, dtype=np.int64)
         self.entry = None
         _by_cell[self.cell.ctypes.data] = self
         llvm.add_symbol(self.symbol, self.cell.ctypes.data)
-        self.body = _njit_named(function, f"{function.__qualname__}__body", inline="always")
+        self.body = _njit_named(function, f"{function.__qualname__}__body")
         self.stub = self._make_stub()
 
     def resolve(self) -> int:
@@ -158,22 +161,46 @@ def prepare(*functions) -> None:
             function.linked.resolve()
 
 
-def linked(signature):
+def linked(signature, borrow=None):
     """Declare a compiled function that is compiled once and reached through a symbol.
 
     ``signature`` is a numba signature, ``return_type(arg_type, ...)``. The decorated name
     is a compiled function (callable from Python and from compiled code) with the same
-    parameters and defaults; its body compiles at its first call.
+    parameters and defaults; its body compiles at its first call. ``borrow=True`` says that
+    the arrays it returns are always new ones, never an argument or a view of one: its
+    arguments then cross without reference counting, as they do for a function that
+    returns no array.
     """
     def wrap(function):
         if DISABLED:
             return function
-        return Linked(function, signature).stub
+        return Linked(function, signature, borrow).stub
 
     return wrap
 
 
 # --- the intrinsics: numba's data layout in, numba's data layout out ---------------------
+
+def _holds_array(typ) -> bool:
+    if isinstance(typ, types.Array):
+        return True
+    return isinstance(typ, types.BaseTuple) and any(_holds_array(t) for t in typ.types)
+
+
+def _borrowed(context, builder, typ, value):
+    """``value`` with every array's owner (its meminfo) cleared: numba's reference
+    counting skips an array without one, and the caller's own reference keeps the array
+    alive for the call."""
+    if isinstance(typ, types.Array):
+        array = context.make_array(typ)(context, builder, value=value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        return array._getvalue()
+    if isinstance(typ, types.BaseTuple) and _holds_array(typ):
+        for index, inner in enumerate(typ.types):
+            item = builder.extract_value(value, index)
+            value = builder.insert_value(value, _borrowed(context, builder, inner, item), index)
+    return value
+
 
 def _packed(argument_types):
     return types.Tuple(tuple(argument_types))
@@ -234,6 +261,8 @@ def _caller(linked_function):
             items = cgutils.unpack_tuple(builder, args[0], len(given))
             cast = [context.cast(builder, v, have, want)
                     for v, have, want in zip(items, given, declared)]
+            if linked_function.borrow:
+                cast = [_borrowed(context, builder, want, v) for v, want in zip(cast, declared)]
             in_model = context.data_model_manager[tuple_type]
             out_model = context.data_model_manager[return_type]
             packed_in = cgutils.alloca_once(builder, in_model.get_data_type())

@@ -442,7 +442,7 @@ def _points(row, shape, home, clean, values, run_bonus, set_bonus):
     return value + set_bonus[home, clean, min(size, last)]
 
 
-@linked(types.Tuple((_V, _M, _V, _V, _V, _V))(_V, _V, _V, _T3, _T3))
+@linked(types.Tuple((_V, _M, _V, _V, _V, _V))(_V, _V, _V, _T3, _T3), borrow=True)
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
     """Returns (keys, counts, shapes, homes, cleans, points), ascending key. One-wild rules
     without sets of wilds take the fast path of :mod:`kernels.catalogue_numba`."""
@@ -553,7 +553,7 @@ def _holds_foreign_wild(meld, shape, home, wild_twos):
     return False
 
 
-@linked(types.Tuple((_M, _V, _V))(_V, _M, _V, _V, _V, _V, _V, _T3, _T3))
+@linked(types.Tuple((_M, _V, _V))(_V, _M, _V, _V, _V, _V, _V, _T3, _T3), borrow=True)
 def additions(hand, melds, shapes, homes, before, scalars, values, run_bonus, set_bonus):
     """Returns (counts int64[n, 53], points int64[n], groups int64[n]): each table
     meld's additions (``partition_ref.additions``), by meld then key. Runs and sets under

@@ -120,3 +120,38 @@ def test_the_entry_loads_from_the_disk_cache_in_the_next_process(tmp_path):
                for _ in range(2)]
     assert answers[0] == ["20", "0"]           # compiled
     assert answers[1] == ["20", "1"]           # loaded
+
+
+@linked(_V(_V))
+def _same(values):
+    return values              # an argument returned: its reference must cross counted
+
+
+@linked(types.int64(_V, _V))
+def _dot(a, b):
+    return (a * b).sum()       # no array returned: the arguments cross borrowed
+
+
+@njit(cache=False)
+def _dots(a, b, times):
+    total = 0
+    for _ in range(times):
+        total += _dot(a, b)
+    return total
+
+
+@njit(cache=False)
+def _kept(n):
+    return _same(np.arange(n))     # the only reference to the array is the one returned
+
+
+def test_reference_counts_hold_across_the_call():
+    kept = _kept(5)
+    assert list(kept) == [0, 1, 2, 3, 4]
+    assert list(_same(np.arange(3))) == [0, 1, 2]
+    a, b = np.arange(4), np.ones(4, dtype=np.int64)
+    before = sys.getrefcount(a)
+    assert _dots(a, b, 1000) == 6 * 1000
+    assert sys.getrefcount(a) == before
+    if COMPILED:
+        assert _dot.linked.borrow and not _same.linked.borrow
