@@ -29,11 +29,16 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("kernels", "solver", "analysis")
 STAMP = "biriba-closure-digests.json"
-MARKER = b"njit"
+MARKERS = (b"njit", b"@linked")   # a module compiles with either (kernels.jit, kernels.link)
+
+
+def _declares(text: bytes) -> bool:
+    return any(marker in text for marker in MARKERS)
 
 
 def numba_modules(root: str = ROOT) -> list[str]:
-    """The project's source files that declare (or define) ``njit`` functions, sorted."""
+    """The project's source files that declare (or define) ``njit`` or linked functions,
+    sorted."""
     found = []
     for package in PACKAGES:
         for folder, _, files in os.walk(os.path.join(root, package)):
@@ -47,7 +52,7 @@ def numba_modules(root: str = ROOT) -> list[str]:
                             text = handle.read()
                     except OSError:
                         continue
-                    if MARKER in text:
+                    if _declares(text):
                         found.append(path)
     return sorted(found)
 
@@ -62,7 +67,7 @@ def _module_file(name: str, root: str) -> str | None:
     init = os.path.join(base, "__init__.py")
     try:
         with open(init, "rb") as handle:
-            return init if MARKER in handle.read() else None
+            return init if _declares(handle.read()) else None
     except OSError:
         return None
 
