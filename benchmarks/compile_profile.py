@@ -160,7 +160,7 @@ def rows(stats):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parts", default="kernels,rules,greedy,playout,search")
+    parser.add_argument("--parts", default="kernels,rules,greedy,priced,search,playout")
     parser.add_argument("--json", help="write every function's figures to this file")
     parser.add_argument("--top", type=int, default=20)
     args = parser.parse_args(argv)

@@ -30,12 +30,13 @@ from kernels import numba_cache
 from solver.engine import layout as L
 
 PARTS = {
-    "kernels": "the numba lay-down kernels (catalogue, count, best)",
+    "kernels": "the numba lay-down kernels (catalogue, best, additions)",
     "rules": "the rules (legal moves, applying a move)",
     "greedy": "the greedy player",
     "priced": "the bounded lay-down search of big hands (linear-programme bound)",
     "search": "the ISMCTS search (analyze, hint, ismcts players)",
     "playout": "the playout kernel (simulate)",
+    "count": "the lay-down counter (partitions on the numba backend)",
 }
 # A part compiles its functions first (:func:`_build`), calling none of the other parts'
 # code: the parts reach each other through linked functions (kernels.link) or compile
@@ -49,14 +50,16 @@ AFTER = {
     "priced": ("kernels",),
     "search": ("kernels", "priced", "rules", "greedy"),
     "playout": (),
+    "count": (),
 }
 # Seconds each part took to compile cold, two parts at a time, on the project's 2-core
 # machine (benchmarks/README.md, "Compiling"): what a first run announces.
-SECONDS = {"kernels": 46, "rules": 25, "greedy": 9, "search": 25, "priced": 17, "playout": 2}
+SECONDS = {"kernels": 70, "rules": 45, "greedy": 17, "priced": 23, "search": 31, "playout": 2,
+           "count": 8}
 # What each command needs compiled: the terminal game, and the playout kernel too.
 NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
          "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search"),
-         "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced")}
+         "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced", "count")}
 RUN_SECONDS = 5        # about what a run step takes, its prerequisites loaded from the cache
 WAIT_SECONDS = 1800.0   # a worker waits this long at most for the parts its run step needs
 
@@ -138,7 +141,6 @@ def _build(part: str) -> None:
         hand[[2, 3, 4, 15]] = 1
         keys, rows, shapes, homes, _, points = partition_numba.catalogue(
             hand, params.scalars(), params.values, params.run_bonus, params.set_bonus)
-        partition_numba.count(hand.copy(), rows, np.int64(1 << 20))
         partition_numba.best(hand.copy(), rows, points, 1, np.full(len(keys), -1), hand.copy())
         partition_numba.additions(hand, rows[:1], shapes[:1], homes[:1], points[:1],
                                   params.scalars(), params.values, params.run_bonus,
@@ -153,6 +155,11 @@ def _build(part: str) -> None:
         prepare(core.legal_actions, core.apply_action)
     elif part == "greedy":
         prepare(policies.greedy_action)
+    elif part == "count":
+        from kernels import partition_numba
+
+        _compile_for(partition_numba.count, np.zeros(L.KINDS, dtype=np.int64),
+                     np.zeros((1, L.KINDS), dtype=np.int64), np.int64(1 << 20))
     elif part == "playout":
         from solver.engine.playout import play_many
 
