@@ -142,7 +142,7 @@ class Linked:
         return function
 
 
-def _njit_named(function, qualname, **options):
+def _njit_named(function, qualname):
     from kernels.jit import njit
 
     clone = pytypes.FunctionType(function.__code__, function.__globals__, function.__name__,
@@ -150,15 +150,17 @@ def _njit_named(function, qualname, **options):
     clone.__qualname__ = qualname
     clone.__module__ = function.__module__
     clone.__doc__ = function.__doc__
-    return njit(clone, **options)
+    return njit(clone)
 
 
 def prepare(*functions) -> None:
-    """Compile (or load from the cache) the entries of linked ``functions`` now, without
-    calling them: what ``biriba compile`` does for each part's linked functions."""
+    """Compile (or load from the cache) the entries of linked ``functions`` now, and their
+    stubs for calls from Python with the declared types, without calling them: what
+    ``biriba compile`` does for each part's linked functions."""
     for function in functions:
         if not DISABLED:
             function.linked.resolve()
+            function.compile(function.linked.signature.args)
 
 
 def linked(signature, borrow=None):

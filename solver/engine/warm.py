@@ -132,24 +132,13 @@ def _build(part: str) -> None:
     state = np.zeros(L.SIZE, dtype=np.int64)
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     if part == "kernels":
-        from kernels import partition_numba
-        from solver.rules import get_rules
-        from solver.values import rule_params
+        from kernels import partition_numba as P
 
-        params = rule_params(get_rules("classic"), None)
-        hand = np.zeros(L.KINDS, dtype=np.int64)
-        hand[[2, 3, 4, 15]] = 1
-        keys, rows, shapes, homes, _, points = partition_numba.catalogue(
-            hand, params.scalars(), params.values, params.run_bonus, params.set_bonus)
-        partition_numba.best(hand.copy(), rows, points, 1, np.full(len(keys), -1), hand.copy())
-        partition_numba.additions(hand, rows[:1], shapes[:1], homes[:1], points[:1],
-                                  params.scalars(), params.values, params.run_bonus,
-                                  params.set_bonus)
-        prepare(partition_numba.beats)
+        prepare(P.catalogue, P.best, P.best_priced, P.beats, P.additions)
     elif part == "priced":
-        from kernels import lp_bound, partition_numba
+        from kernels import lp_bound
 
-        prepare(lp_bound.priced, partition_numba.best_priced)
+        prepare(lp_bound.priced)
     elif part == "rules":
         game.new_initial_state(0)                       # the deal
         prepare(core.legal_actions, core.apply_action)
