@@ -14,6 +14,7 @@ from analysis.analyzer import (
     load_position,
     position_of_record,
 )
+from solver.engine import records
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search.plans import PLANS_ALL, PLANS_DEFAULT
 
@@ -88,7 +89,9 @@ def _target(args):
     if args.file is None:
         return _position_from_args(args)
     if args.at is not None:
-        return position_of_record(args.file, args.at)
+        record = records.read(args.file)
+        _compile_engine()               # the record replays in the engine
+        return position_of_record(record, args.at)
     return load_position(args.file)
 
 
@@ -99,8 +102,13 @@ def _bar(share: float) -> None:
     sys.stderr.flush()
 
 
-def cmd_analyze(args) -> int:
+def _compile_engine() -> None:
     from solver.engine.warm import ensure_compiled
+
+    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+
+
+def cmd_analyze(args) -> int:
     from solver.search.search import check_budget, check_plans
 
     started = time.perf_counter()               # the budget is the command's
@@ -109,7 +117,7 @@ def cmd_analyze(args) -> int:
     check_plans(args.plans)
     # compiled first: building the state runs the engine, which would compile on its own,
     # one part after another on one core
-    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+    _compile_engine()
     if isinstance(target, Position):
         target = build_state(target, args.seed)      # refuses an impossible position
     bar = None if args.json else _bar

@@ -293,11 +293,12 @@ def reason(state, result) -> str:
     return text + margin
 
 
-def position_of_record(path, at: int):
-    """The state of a saved game before its action ``at`` (0: the deal)."""
+def position_of_record(record, at: int):
+    """The state of a saved game before its action ``at`` (0: the deal); ``record`` is its
+    path or its data as :func:`solver.engine.records.read` gives it."""
     from solver.engine import records
 
-    final = records.load(path)
+    final = records.from_record(record) if isinstance(record, dict) else records.load(record)
     if not 0 <= at <= len(final.history):
         raise ImpossiblePositionError(f"--at {at}: the record has {len(final.history)} actions")
     state = final.game.new_initial_state(final.seed, final.dealer)

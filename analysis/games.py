@@ -231,7 +231,9 @@ def _to_stderr(text: str) -> None:
 
 
 def cmd_replay(args) -> int:
-    state = records.load(args.record)
+    data = records.read(args.record)
+    ensure_compiled("replay", _to_stderr)      # before the replay, which runs the engine
+    state = records.from_record(data)
     if args.moves:
         replay = state.game.new_initial_state(state.seed, state.dealer)
         rounds = 0

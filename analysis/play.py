@@ -50,8 +50,9 @@ def _start(args):
     """(game, state) of a new game, or of the record given to --resume; the engine is
     compiled first where it is not yet (a new game's arguments are checked before)."""
     if args.resume:
+        data = records.read(args.resume)
         _compile_first()                 # loading a record replays it in the engine
-        state = records.load(args.resume)
+        state = records.from_record(data)
         if state.is_terminal():
             raise BiribaError(f"the game in {args.resume!r} is over: nothing to resume")
         return state.game, state

@@ -259,11 +259,13 @@ def cmd_review(args) -> int:
 
     iterations = args.iterations if (args.iterations or args.seconds) else 200
     check_budget(iterations, args.seconds, args.workers)
-    state = records.load(args.record)
+    data = records.read(args.record)
+    # compiled before the replay, which would compile the engine on one core
+    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+    state = records.from_record(data)
     for seat in args.seat or []:
         if not 0 <= seat < state.game.players:
             raise BiribaError(f"--seat {seat}: the game has seats 0..{state.game.players - 1}")
-    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
 
     def progress(done, total):
         if not args.json:

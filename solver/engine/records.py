@@ -221,6 +221,12 @@ def _unique_keys(pairs):
 
 def load(path) -> State:
     """Read, validate and replay the record at ``path``; returns the final state."""
+    return from_record(read(path))
+
+
+def read(path) -> dict:
+    """The record at ``path`` as JSON data, not yet validated or replayed (a command reads
+    it before it compiles the engine that replays it, so a bad file is refused at once)."""
     target = _path(path)
     name = _quote_path(target)
     if _is_dir(target):
@@ -249,7 +255,7 @@ def load(path) -> State:
         raise RecordError(f"record {name} is not valid JSON: nested too deeply") from None
     except ValueError as error:                # JSONDecodeError, too many digits
         raise RecordError(f"record {name} is not valid JSON: {_error_text(error)}") from None
-    return from_record(data)
+    return data
 
 
 def _keys(data: dict, known, what: str, noun: str = "key") -> None:
