@@ -33,13 +33,16 @@ def add_analyze_command(commands, add_rules_arguments) -> None:
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--phase", default="draw", choices=("draw", "play"))
     parser.add_argument("--trump", help="the trump suit (S, H, D, C)")
-    parser.add_argument("--opened", action="append", type=int, default=[], metavar="TEAM",
-                        help="a team that has laid down this round, repeatable")
-    parser.add_argument("--scores", help="match scores per team, comma-separated")
-    parser.add_argument("--hand-sizes", help="cards per seat, comma-separated")
+    lists = "; comma-separated, or the flag repeated"
+    parser.add_argument("--opened", action="append", metavar="TEAM",
+                        help="the teams that have laid down this round" + lists)
+    parser.add_argument("--scores", action="append", metavar="N,N",
+                        help="match scores per team" + lists)
+    parser.add_argument("--hand-sizes", action="append", metavar="N,N",
+                        help="cards per seat" + lists)
     parser.add_argument("--stock", type=int, help="cards in the stock")
-    parser.add_argument("--packets-taken", action="append", type=int, default=[],
-                        metavar="TEAM", help="a team that took its packet, repeatable")
+    parser.add_argument("--packets-taken", action="append", metavar="TEAM",
+                        help="the teams that took their packet" + lists)
     parser.add_argument("--seconds", type=float,
                         help="seconds for the whole analysis (default 2; the search gets "
                              "what is left after the position is set up)")
@@ -57,9 +60,11 @@ def add_analyze_command(commands, add_rules_arguments) -> None:
     parser.set_defaults(handler=cmd_analyze)
 
 
-def _ints(text, name):
-    if text is None:
+def _ints(texts, name):
+    """A list flag's integers: each use comma-separated, the uses in order."""
+    if texts is None:
         return None
+    text = ",".join(texts)
     try:
         return tuple(int(part) for part in text.split(","))
     except ValueError:
@@ -79,10 +84,11 @@ def _position_from_args(args) -> Position:
         table.setdefault(int(team), []).append(cards)
     return Position(hand=args.hand, rules=args.rules, options=tuple(args.option),
                     players=args.players, seat=args.seat, phase=args.phase, table=table,
-                    pile=args.pile, trump=args.trump, opened=tuple(args.opened),
+                    pile=args.pile, trump=args.trump,
+                    opened=_ints(args.opened, "opened") or (),
                     scores=_ints(args.scores, "scores"),
                     hand_sizes=_ints(args.hand_sizes, "hand-sizes"), stock=args.stock,
-                    packets_taken=tuple(args.packets_taken))
+                    packets_taken=_ints(args.packets_taken, "packets-taken") or ())
 
 
 def _target(args):
@@ -129,24 +135,48 @@ def cmd_analyze(args) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0
+    for line in table_lines(result):
+        print(line)
+    return 0
+
+
+def table_lines(result) -> list[str]:
+    """The analysis for people: the lay-down, the ranked decisions, the turns, the verdict."""
     laydown = result.best_laydown
-    print(f"seat {result.seat} to {result.phase}; {result.iterations} iterations in "
-          f"{result.seconds:.1f} s")
+    lines = [f"seat {result.seat} to {result.phase}; {result.iterations} iterations in "
+             f"{result.seconds:.1f} s"]
     melds = [" ".join(meld) for meld in laydown["melds"]]
     extensions = [f"table meld {e['table_index']} +{' '.join(e['cards'])}"
                   for e in laydown["extensions"]]
-    print(f"best lay-down now: {laydown['points']} points"
-          + (": " + ", ".join(melds + extensions) if melds or extensions else " (nothing)"))
-    print(f"{'decision':<44} {'mean':>7} {'95% interval':>17} {'win':>5} {'loss':>6}")
-    best = result.decisions[0]
+    lines.append(f"best lay-down now: {laydown['points']} points"
+                 + (": " + ", ".join(melds + extensions) if melds or extensions
+                    else " (nothing)"))
+    lines.append(f"{'decision':<44} {'mean':>7} {'95% interval':>17} {'win':>5} {'loss':>6} "
+                 f"{'samples':>7}")
     for index, row in enumerate(result.decisions):
-        low, high = row["ci95"]
-        interval = f"[{low:+.0f}, {high:+.0f}]" if row["visits"] > 1 else "(forced)"
-        near = "" if index == 0 or row["mean"] < best["ci95"][0] else "  ~"
-        mark = "* " if index == 0 else "  "
+        mark = "* " if index == 0 and row["mean"] is not None else "  "
         name = row["decision"] if len(row["decision"]) <= 42 else row["decision"][:39] + "..."
-        print(f"{mark}{name:<42} {row['mean']:>+7.0f} {interval:>17} {row['win']:>5.0%} "
-              f"{row['loss']:>6.0f}{near}")
-    print(f"why: {result.reason}")
-    print("(* best; ~ within the best's 95% interval)")
-    return 0
+        if row["mean"] is None:
+            lines.append(f"{mark}{name:<42} {'-':>7} {'(too few samples)':>17} {'-':>5} "
+                         f"{'-':>6} {row['visits']:>7}")
+            continue
+        low, high = row["ci95"]
+        near = "" if index == 0 or row["separated"] else "  ~"
+        lines.append(f"{mark}{name:<42} {row['mean']:>+7.0f} {f'[{low:+.0f}, {high:+.0f}]':>17}"
+                     f" {row['win']:>5.0%} {row['loss']:>6.0f} {row['visits']:>7}{near}")
+    if result.turns:
+        lines.append("whole turns (a lay-down and the discard that ends it):")
+        for turn in result.turns:
+            low, high = turn["ci95"]
+            what = f"{turn['plan']}, then {turn['discard']}"
+            what = what if len(what) <= 54 else what[:51] + "..."
+            lines.append(f"  {what:<54} {turn['mean']:>+7.0f} [{low:+.0f}, {high:+.0f}] "
+                         f"{turn['visits']:>6}")
+    verdict = {"separated": "the best is separated from every other decision",
+               "too close to call": "too close to call: the best's interval overlaps "
+                                    "another's (marked ~)",
+               "forced": "forced: one legal decision"}[result.verdict]
+    lines.append(f"verdict: {verdict}")
+    lines.append(f"why: {result.reason}")
+    lines.append("(* best; ~ its interval overlaps the best's; loss: points behind the best)")
+    return lines

@@ -4,9 +4,10 @@ A :class:`Position` is what a player knows: their hand, the table, the pile, the
 the sizes of the hands they cannot see, and the phase. :func:`analyze` rebuilds a full
 state from it (the unseen cards dealt at random: the search deals them again at every
 iteration anyway), gives the best lay-down now (the turn optimizer) and ranks every
-decision of the phase by the ISMCTS search: the expected round-score difference for the
-player's team, its 95% interval, the chance of winning the round, and the loss against
-the best decision.
+decision of the phase with :func:`solver.search.evaluate.evaluate`: the expected
+round-score difference for the player's team, its 95% interval, the chance of winning
+the round and the loss against the best decision, each from the decision's own forced
+samples, with what the decision does at the table in words (:mod:`analysis.reasons`).
 
 Position files are JSON objects with the keys of :class:`Position` (``examples/``); a
 record's position before action N comes from :func:`position_of_record`.
@@ -29,14 +30,15 @@ from solver.engine.api import Game
 from solver.engine.positions import position as make_position
 from solver.errors import ImpossiblePositionError
 from solver.optimizer import Config, Instance, optimize_laydown
-from solver.search import search
-from solver.search.plans import PLANS_DEFAULT
-from solver.search.search import decision_name, expansion
+from solver.search.evaluate import MIN_SAMPLES, evaluate
+from solver.search.plans import PLANS_ALL
 
-DEFAULT_SECONDS = 2.0
+from analysis.reasons import facts, sentence
+
+DEFAULT_SECONDS = 10.0  # the cap: the analysis stops sooner once the best is separated
 DEFAULT_WORKERS = 2     # root parallelism: two processes (fixed, not the machine's cores)
-REFINE = 0.5        # the budget's share that narrows the top two decisions' intervals
-NAMING_SECONDS = 0.05   # kept back from a time budget for naming the decisions
+PLANS_ANALYZE = PLANS_ALL   # every lay-down plan a player would weigh
+NAMING_SECONDS = 0.1    # kept back from a time budget for naming the decisions
 MIN_SEARCH_SHARE = 0.25  # of a time budget, the search gets at least this much
 POSITION_KEYS = ("rules", "options", "players", "seat", "phase", "hand", "table", "pile",
                  "trump", "opened", "scores", "hand_sizes", "stock", "packets_taken")
@@ -102,6 +104,17 @@ def load_position(path) -> Position:
     return Position.from_dict(data)
 
 
+MAX_SCORE = 1_000_000       # a match score beyond any game's (targets are a few thousand)
+MAX_HAND = 216              # cards in the largest pack (three decks and their jokers)
+
+
+def _check_ints(name, values, low, high) -> None:
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ImpossiblePositionError(f"{name}: {value!r} is not an integer in "
+                                          f"{low}..{high}")
+
+
 def build_state(position: Position, seed: int = 0):
     """A full state for ``position``: the cards the player cannot see dealt at random to
     the other hands (their sizes kept), the packets not taken and the stock. Refuses an
@@ -120,15 +133,31 @@ def build_state(position: Position, seed: int = 0):
     if len(sizes) != players:
         raise ImpossiblePositionError(f"hand_sizes has {len(sizes)} entries for {players} "
                                       "players")
+    _check_ints("hand_sizes", sizes, 0, MAX_HAND)
+    if position.scores is not None:
+        if len(position.scores) != game.entities:
+            raise ImpossiblePositionError(
+                f"scores has {len(position.scores)} entries: this table scores "
+                f"{game.entities} (one per team; three players score alone)")
+        _check_ints("scores", position.scores, -MAX_SCORE, MAX_SCORE)
+    if position.stock is not None:
+        _check_ints("stock", [position.stock], 0, MAX_HAND)
+    if not isinstance(position.hand, str):
+        raise ImpossiblePositionError(f"the hand must be cards as text, got {position.hand!r}")
     hand = Hand.parse(position.hand)
-    if sizes[position.seat] != len(hand):
-        sizes[position.seat] = len(hand)
-    if position.phase == "play" and not hand:
-        raise ImpossiblePositionError("a player in the play phase holds at least one card")
+    if not hand:
+        raise ImpossiblePositionError(f"the hand {position.hand!r} holds no card: the player "
+                                      "to move holds at least one")
+    if position.hand_sizes is not None and sizes[position.seat] != len(hand):
+        raise ImpossiblePositionError(
+            f"hand_sizes gives seat {position.seat} {sizes[position.seat]} cards, but the "
+            f"hand {position.hand!r} holds {len(hand)}")
+    sizes[position.seat] = len(hand)
     base = make_position(game, hands={position.seat: hand}, table=position.table,
                          pile=position.pile, trump=position.trump, opened=position.opened,
                          packet_taken=position.packets_taken, match_scores=position.scores,
-                         current=position.seat, phase=position.phase, seed=seed)
+                         current=position.seat, phase=position.phase, seed=seed,
+                         empty_hands=True)
     array = base.array
     # the unseen cards: what position() put in the untaken packets and the stock
     unseen = list(array[L.STOCK:L.STOCK + int(array[L.STOCK_N])])
@@ -185,7 +214,9 @@ class Analysis(NamedTuple):
     phase: str
     seat: int
     best_laydown: dict            # as ``biriba best --json``
-    decisions: list[dict]         # best first: decision, mean, ci95, win, loss, plan
+    decisions: list[dict]         # ranked by mean, best first, then those without figures
+    verdict: str                  # "separated", "too close to call", "forced"
+    turns: list[dict]             # play phase: the best whole turns (plan and discard)
     reason: str
     iterations: int
     seconds: float
@@ -197,14 +228,14 @@ class Analysis(NamedTuple):
 def analyze(target, iterations: int | None = None, seconds: float | None = None,
             seed: int = 0, workers: int = DEFAULT_WORKERS,
             started: float | None = None, progress=None,
-            plans: int = PLANS_DEFAULT) -> Analysis:
+            plans: int = PLANS_ANALYZE) -> Analysis:
     """Analyze a :class:`Position` (or an engine State): the best lay-down now and every
-    decision of the phase, ranked. A time budget (default 2 seconds) is the whole
-    analysis: the search gets what is left after the position is set up (at least a
-    quarter of it), counted from ``started`` (a ``time.perf_counter()`` reading; default:
-    now); half the search refines the top two decisions (``REFINE``). Two worker
-    processes by default; ``progress`` (a function of the share done) is told how far the
-    search is; ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`)."""
+    decision of the phase, ranked by :func:`solver.search.evaluate.evaluate`, which
+    searches until the best is separated or the cap is spent: ``seconds`` (default
+    ``DEFAULT_SECONDS``, the whole analysis counted from ``started``, a
+    ``time.perf_counter()`` reading; default now) or ``iterations`` in total over the
+    ``workers``. ``progress`` (a function of the share of the cap spent) is told how far
+    it is; ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`)."""
     started = time.perf_counter() if started is None else started
     if iterations is None and seconds is None:
         seconds = DEFAULT_SECONDS
@@ -212,37 +243,32 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
     if state.is_terminal():
         raise ImpossiblePositionError("the round is over: there is nothing to decide")
     seat = state.current_player()
-    if seconds is not None:     # the whole analysis takes ``seconds``: the search the rest
-        spent = time.perf_counter() - started
-        seconds = max(seconds - spent - NAMING_SECONDS, seconds * MIN_SEARCH_SHARE)
+    if seconds is not None:     # kept back for naming the decisions and the reasons
+        seconds = max(seconds - NAMING_SECONDS, seconds * MIN_SEARCH_SHARE)
     prepared = {}
 
-    def meanwhile():            # while the workers search: the lay-down, and the naming's
-        prepared["laydown"] = best_laydown(state)        # compiled code loaded
-        from solver.search.search import available_decisions
+    def meanwhile():            # while the workers search: the lay-down
+        prepared["laydown"] = best_laydown(state)
 
-        first = available_decisions(state, None, plans)[0]
-        decision_name(state, first, expansion(state, first))
+    result = evaluate(state, iterations=iterations, seconds=seconds, seed=seed,
+                      workers=workers, plans=plans, progress=progress, meanwhile=meanwhile,
+                      started=started)
+    decisions = [_row(state, figure) for figure in result.decisions]
+    turns = [turn.to_dict() for turn in result.turns]
+    return Analysis(state.phase, seat, prepared["laydown"], decisions, result.verdict, turns,
+                    reason(state, result), result.iterations, time.perf_counter() - started)
 
-    result = search(state, iterations=iterations, seconds=seconds, seed=seed, workers=workers,
-                    refine=REFINE, meanwhile=meanwhile, progress=progress, plans=plans)
-    laydown = prepared["laydown"]
-    best = result.decisions[0]
-    decisions = []
-    for decision in result.decisions:
-        plan = []
-        trial = state.clone()
-        for action in decision.actions:
-            plan.append(trial.action_to_string(action))
-            trial.apply_trusted(action)
-        decisions.append({
-            "decision": label(decision), "mean": decision.mean_points,
-            "ci95": list(decision.ci95), "win": decision.win,
-            "loss": best.mean_points - decision.mean_points, "visits": decision.visits,
-            "plan": plan,
-        })
-    return Analysis(state.phase, seat, laydown, decisions, reason(state, result),
-                    result.iterations, time.perf_counter() - started)
+
+def _row(state, figure) -> dict:
+    plan = []
+    trial = state.clone()
+    for action in figure.actions:
+        plan.append(trial.action_to_string(action))
+        trial.apply_trusted(action)
+    return {"decision": label(figure), "mean": figure.mean,
+            "ci95": None if figure.ci95 is None else list(figure.ci95), "win": figure.win,
+            "loss": figure.loss, "visits": figure.visits, "separated": figure.separated,
+            "plan": plan, "why": facts(state, figure.code, figure.actions)}
 
 
 def label(decision) -> str:
@@ -268,29 +294,26 @@ def best_laydown(state) -> dict:
 
 
 def reason(state, result) -> str:
-    """A plain-words reason for the top decision, from what the search saw."""
+    """The verdict in words: the best decision, what it does at the table, and how sure
+    the figures are (separated from the rest, or too close to call with the runner-up)."""
     best = result.decisions[0]
-    second = result.decisions[1] if len(result.decisions) > 1 else None
-    margin = ""
-    if second is not None:
-        lead = best.mean_points - second.mean_points
-        close = best.ci95[0] <= second.mean_points
-        margin = (f"; {lead:+.0f} points on the next best ({label(second)})"
-                  + (", within the noise" if close else ""))
-    text = f"{label(best)}: {best.mean_points:+.0f} points expected for your team"
-    if best.name == "pile":
-        trial = state.clone()
-        trial.apply_trusted(best.actions[0])
-        from solver.search import decisions as D
-
-        lays = expansion(trial, D.LAY_BEST, D.STAGE_LAY)
-        texts = []
-        for action in lays:
-            texts.append(trial.action_to_string(action))
-            trial.apply_trusted(action)
-        if texts:
-            text += "; taking the pile lets you " + ", ".join(texts)
-    return text + margin
+    if result.verdict == "forced":
+        return f"{label(best)}: the only legal decision"
+    what = sentence(state, best.code, best.actions)
+    if best.mean is None:
+        return f"{label(best)}: the cap was spent before any decision had " \
+               f"{MIN_SAMPLES} samples" + (f"; {what}" if what else "")
+    text = f"{label(best)}: {best.mean:+.0f} points expected for your team"
+    if what:
+        text += f"; {what}"
+    ranked = result.ranked
+    if len(ranked) > 1:
+        second = ranked[1]
+        if result.verdict == "separated":
+            text += f"; {second.loss:.0f} points better than {label(second)}, the next best"
+        else:
+            text += f"; too close to call against {label(second)} ({second.mean:+.0f})"
+    return text
 
 
 def position_of_record(record, at: int):

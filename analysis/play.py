@@ -3,8 +3,9 @@
 The screen shows the table with its biribas marked, the card just drawn,
 the legal moves in groups with their points, and takes a move by number,
 by its text, or as a meld typed in any card order. A refused move gets the
-engine's reason. ``hint`` asks the greedy player and the search; ``--coach`` says
-after each of the person's decisions whether it lost points and what was better;
+engine's reason. ``hint`` gives the evaluation's best decision (the one of ``biriba
+analyze`` and the review) with its reason; ``--coach`` grades each of the person's
+decisions as the review does and says what was better and why;
 ``q`` or Ctrl-C leaves,
 and the record is saved (``--save``) whatever way the game ends; ``--resume``
 continues a saved game.
@@ -30,7 +31,7 @@ HELP = """commands:
   extend N CARDS                add cards to your team's table meld N (extend 2 JC)
   pile with CARDS               threes: take a frozen pile with a new clean meld of its top
   lay | extend | extend N | discard | all     list those moves
-  hint                          the greedy player's move, the search's top three, the best lay-down
+  hint                          the best decision and why, the top three, the best lay-down
   table                         show the table again
   q                             leave (the record is saved with --save)"""
 
@@ -217,34 +218,27 @@ def _human_turn(state, seat: int, taken: list[str]):
             _say(f"  {error}")
 
 
-HINT_ITERATIONS = 300
-
-
-def _searched(state) -> str:
-    """The search's top three decisions (HINT_ITERATIONS iterations, seed 0)."""
-    from analysis.analyzer import label
-    from solver.search import search
-
-    result = search(state, iterations=HINT_ITERATIONS, seed=0)
-    lines = [f"\n  the search ({result.iterations} iterations) ranks:"]
-    for decision in result.decisions[:3]:
-        low, high = decision.ci95
-        half = (high - low) / 2
-        spread = f" ± {half:.0f}" if half < 1e9 else ""
-        lines.append(f"    {label(decision)}: {decision.mean_points:+.0f}{spread} points, "
-                     f"wins {decision.win:.0%}")
-    return "\n".join(lines)
-
-
 def _hint(state) -> str:
-    """The greedy player's move, and the best lay-down the optimizer finds this turn."""
-    from solver.engine.players import GreedyPlayer
+    """The evaluation's best decision with its reason and figures (the analysis's and the
+    review's evaluation, at the review's budget, seed 0), and the best lay-down the
+    optimizer finds this turn."""
+    from analysis.analyzer import label
+    from analysis.reasons import sentence
+    from analysis.review import ITERATIONS, WORKERS
     from solver.optimizer import Instance, optimize_laydown
+    from solver.search.evaluate import evaluate
 
-    action = GreedyPlayer().choose(state)
-    move = next(m for m in describe(state) if m.action == action)
-    text = f"  hint: {move.text}" + (f" ({move.points:+d} pts)" if move.points is not None
-                                     else "") + " (the greedy player)" + _searched(state)
+    result = evaluate(state, iterations=ITERATIONS, seed=0, workers=WORKERS)
+    best = result.best
+    lines = [f"  hint: {label(best)}" + (f" ({sentence(state, best.code, best.actions)})"
+                                         if sentence(state, best.code, best.actions) else "")]
+    if result.verdict == "too close to call" and len(result.ranked) > 1:
+        lines.append(f"  (too close to call against {label(result.ranked[1])})")
+    lines.append(f"  the evaluation ({result.iterations} iterations) ranks:")
+    for figure in result.ranked[:3]:
+        lines.append(f"    {label(figure)}: {figure.mean:+.0f} ± {figure.half:.0f} points, "
+                     f"wins {figure.win:.0%}")
+    text = "\n".join(lines)
     if state.phase != "play":
         return text
     seat = state.current_player()

@@ -1,18 +1,29 @@
 """``biriba review``: every decision of a saved game re-analyzed, graded, summed up.
 
-For each decision point of the reviewed seats (a point with more than one decision, as the
-search sees them) the search ranks the decisions from what that player knew; the move
-played is compared with the best: its loss in points (the best's mean less the played one's,
-counted only when that gap is larger than the two 95% half-widths combined, sqrt(a² + b²):
-below it the search cannot tell them apart at the budget), and a grade:
+Each decision point of the reviewed seats with more than one decision (as the search sees
+them) is evaluated from what that player knew, by the same function as ``biriba analyze``
+and the coach (:func:`solver.search.evaluate.evaluate`), with the decision played forced
+to its own samples. Its loss is the best's mean less the played one's, counted only when
+their 95% intervals do not overlap (below that the budget cannot tell them apart: the
+decision is *too close to call* and loses nothing); a decision below the minimum of
+samples is never graded. Grades, by the loss:
 
-- *inaccuracy*: a loss of INACCURACY (20) points or more;
+- *inaccuracy*: INACCURACY (20) points or more;
 - *mistake*: MISTAKE (50) or more;
 - *blunder*: BLUNDER (100) or more.
 
 A lay-down that is none of the search's plans (``LAY_BEST`` and the others of
-:mod:`solver.search.plans`) or holding everything (``LAY_NONE``) is valued by a search
-from the position after it (the best discard there).
+:mod:`solver.search.plans`) is valued by an evaluation of the position after it (the best
+discard there).
+
+The summary, per seat (:func:`summary`): the decisions with a choice; those that count
+(not *obvious*: an obvious decision is one where every ranked alternative is within
+INACCURACY points of the best, so nothing could be got wrong); the mean loss per counted
+decision with its 95% interval; the accuracy, ``100 * exp(-mean loss / ACCURACY_SCALE)``
+(100% for no loss, 37% at ACCURACY_SCALE points a decision); the counts per grade; and
+the luck: the change in the seat's expected result between one of its decisions and its
+next (the next decision's best mean, or the round's result, less the mean of the decision
+played), summed: what the cards drawn and the others' play brought.
 """
 
 from __future__ import annotations
@@ -24,16 +35,21 @@ import sys
 from typing import NamedTuple
 
 from solver.engine import layout as L
-from solver.errors import BiribaError
+from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
-from solver.search import search
-from solver.search.plans import is_lay
-from solver.search.search import available_decisions, expansion
+from solver.search.evaluate import evaluate
+from solver.search.plans import PLANS_DEFAULT, is_lay
+from solver.search.search import available_decisions, check_budget, expansion
+
+from analysis.reasons import sentence
 
 INACCURACY = 20
 MISTAKE = 50
 BLUNDER = 100
 GRADES = ("", "inaccuracy", "mistake", "blunder")
+ACCURACY_SCALE = 100.0
+ITERATIONS = 3000           # the default cap per decision, in total over the workers
+WORKERS = 2
 
 
 class Reviewed(NamedTuple):
@@ -41,10 +57,16 @@ class Reviewed(NamedTuple):
     seat: int
     played: str
     best: str
-    played_mean: float
-    best_mean: float
+    played_mean: float | None
+    best_mean: float | None
     loss: float
     grade: str
+    verdict: str            # "best" (the best mean), "separated" (a clear loss), "too
+                            # close to call"
+    samples: int            # the played decision's samples
+    obvious: bool           # every ranked alternative within INACCURACY of the best
+    why: str                # what the best does; for a graded decision, what was played
+    moves: str              # the record's actions of the decision, as text
 
     def to_dict(self) -> dict:
         return self._asdict()
@@ -52,10 +74,12 @@ class Reviewed(NamedTuple):
 
 class Review(NamedTuple):
     decisions: list[Reviewed]
-    summary: dict           # per seat: decisions, total and mean loss, counts per grade
+    summary: dict           # per seat: see summary()
+    result: list[int]       # the round's score difference per seat's team at the end
 
     def to_dict(self) -> dict:
-        return {"decisions": [d.to_dict() for d in self.decisions], "summary": self.summary}
+        return {"decisions": [d.to_dict() for d in self.decisions], "summary": self.summary,
+                "result": self.result}
 
 
 def grade(loss: float) -> str:
@@ -64,14 +88,19 @@ def grade(loss: float) -> str:
 
 
 def review(state, seats=None, iterations: int | None = None, seconds: float | None = None,
-           seed: int = 0, workers: int = 1, progress=None, between=None) -> Review:
+           seed: int = 0, workers: int = WORKERS, progress=None, between=None,
+           plans: int = PLANS_DEFAULT) -> Review:
     """Review the game whose final state (with its history) is ``state``, or the saved
     record at that path; ``between`` (first, last) limits it to the decisions starting at
-    those action indices."""
+    those action indices. The budget caps each decision's evaluation (default ITERATIONS
+    iterations in total); decision N's seed is ``seed + N``."""
     if isinstance(state, (str, os.PathLike)):
         from solver.engine import records
 
         state = records.load(state)
+    if iterations is None and seconds is None:
+        iterations = ITERATIONS
+    check_budget(iterations, seconds, workers)
     game = state.game
     seats = list(range(game.players)) if seats is None else list(seats)
     history = list(state.history)
@@ -86,34 +115,74 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
         if key != turn or int(current.array[L.PHASE]) != L.PLAY:
             stage = D.STAGE_LAY if key != turn else stage
         turn = key
-        options = available_decisions(current, stage)
+        options = available_decisions(current, stage, plans)
         played, step, after_stage = _played(current, history, index, stage, options)
         inside = between is None or between[0] <= index <= between[1]
         if seat in seats and len(options) > 1 and inside:
-            result = search(current, iterations=iterations, seconds=seconds,
-                            seed=seed + index, workers=workers, stage=stage)
-            means = {d.code: d for d in result.decisions}
-            best = result.decisions[0]
-            if played in means:
-                played_mean = means[played].mean_points
-                played_name = means[played].name
-                played_half = _half(means[played])
-            else:
-                played_mean, played_name, played_half = _value_after(
-                    current, history, index, step, seed, iterations, seconds, workers)
-            # a loss counts only when the difference is clear of the noise (both means'
-            # 95% intervals): below that the search cannot tell the two apart
-            gap = best.mean_points - played_mean
-            loss = gap if gap > math.hypot(_half(best), played_half) else 0.0
-            found.append(Reviewed(index, seat, played_name, best.name, played_mean,
-                                  best.mean_points, loss, grade(loss)))
+            found.append(_judge(current, history, index, step, stage, played, iterations,
+                                seconds, seed + index, workers, plans))
             if progress:
                 progress(index, len(history))
         for action in history[index:index + step]:
             current.apply_trusted(action)
         index += step
         stage = after_stage
-    return Review(found, _summary(found, seats))
+    final = current if current.is_terminal() else None
+    outcome = _outcome(final, game.players)
+    return Review(found, summary(found, seats, outcome), outcome)
+
+
+def _judge(state, history, index, step, stage, played, iterations, seconds, seed, workers,
+           plans) -> Reviewed:
+    """One decision's evaluation and grade."""
+    seat = state.current_player()
+    moves = _moves_text(state, history[index:index + step] if step else [])
+    if played >= 0:
+        result = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
+                          workers=workers, plans=plans, played=played, margin=MISTAKE)
+        mine = result.played
+        name, mean, half, samples = mine.name, mine.mean, mine.half, mine.visits
+    else:                                    # a lay-down the search does not offer
+        result = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
+                          workers=workers, plans=plans)
+        name = moves
+        mean, half, samples = _value_after(state, history, index, step, seed, iterations,
+                                           seconds, workers, plans)
+    best = result.best
+    ranked = result.ranked
+    gap = (best.mean - mean) if best.mean is not None and mean is not None else 0.0
+    separated = best.mean is not None and mean is not None and gap > best.half + half
+    loss = max(0.0, gap) if separated else 0.0
+    obvious = len(ranked) > 1 and all(f.loss < INACCURACY for f in ranked) and \
+        all(f.mean is not None for f in result.decisions)
+    why = sentence(state, best.code, best.actions)
+    if grade(loss) and played >= 0:
+        why = f"{name}: {sentence(state, played, mine.actions)}; better: {best.name}: {why}"
+    verdict = ("best" if mean is not None and best.mean is not None and gap <= 0
+               else "separated" if separated else "too close to call")
+    return Reviewed(index, seat, name, best.name, mean, best.mean, loss, grade(loss),
+                    verdict, samples, obvious, why, moves)
+
+
+def _moves_text(state, actions) -> str:
+    trial = state.clone()
+    names = []
+    for action in actions:
+        names.append(trial.action_to_string(action))
+        trial.apply_trusted(action)
+    return "; ".join(names) if names else "lay nothing"
+
+
+def _outcome(final, players) -> list[int]:
+    if final is None:
+        return []
+    scores = final.round_scores()
+    out = []
+    for seat in range(players):
+        team = final.team_of(seat)
+        others = [s for t, s in enumerate(scores) if t != team]
+        out.append(int(scores[team] - max(others, default=0)))
+    return out
 
 
 def _played(state, history, index, stage, options):
@@ -145,65 +214,93 @@ def _played(state, history, index, stage, options):
     return code, step, D.STAGE_DISCARD
 
 
-def _half(decision) -> float:
-    low, high = decision.ci95
-    return (high - low) / 2 if math.isfinite(high - low) else math.inf
-
-
-def _value_after(state, history, index, step, seed, iterations, seconds, workers):
-    """The value of a lay-down the search did not offer: the best discard after it."""
+def _value_after(state, history, index, step, seed, iterations, seconds, workers, plans):
+    """(mean, 95% half-width, samples) of a lay-down the search did not offer: the best
+    discard after it."""
     trial = state.clone()
-    names = []
     for action in history[index:index + step]:
-        names.append(trial.action_to_string(action))
         trial.apply_trusted(action)
     if trial.is_terminal():
         scores = trial.round_scores()
         team = trial.team_of(state.current_player())
         others = [s for t, s in enumerate(scores) if t != team]
-        return float(scores[team] - max(others, default=0)), "; ".join(names), 0.0
-    result = search(trial, iterations=iterations, seconds=seconds, seed=seed + index,
-                    workers=workers, stage=D.STAGE_DISCARD)
-    best = result.decisions[0]
-    return best.mean_points, "; ".join(names), _half(best)
+        return float(scores[team] - max(others, default=0)), 0.0, 1
+    result = evaluate(trial, D.STAGE_DISCARD, iterations=iterations, seconds=seconds,
+                      seed=seed, workers=workers, plans=plans)
+    best = result.best
+    return best.mean, best.half, best.visits
 
 
-def _summary(found, seats) -> dict:
-    summary = {}
+def summary(found, seats, outcome=()) -> dict:
+    """Per seat: the figures of the module doc."""
+    table = {}
     for seat in seats:
         mine = [d for d in found if d.seat == seat]
-        total = sum(d.loss for d in mine)
-        summary[str(seat)] = {
-            "decisions": len(mine), "total_loss": total,
-            "mean_loss": total / len(mine) if mine else 0.0,
+        counted = [d for d in mine if not d.obvious]
+        losses = [d.loss for d in counted]
+        n = len(losses)
+        mean = sum(losses) / n if n else 0.0
+        if n > 1:
+            sd = math.sqrt(sum((x - mean) ** 2 for x in losses) / (n - 1))
+            half = 1.96 * sd / math.sqrt(n)
+        else:
+            half = math.inf if n else 0.0
+        table[str(seat)] = {
+            "decisions": len(mine), "counted": n, "total_loss": sum(losses),
+            "mean_loss": mean,
+            "mean_loss_ci95": [max(0.0, mean - half), mean + half] if n > 1 else None,
+            "accuracy": accuracy(mean),
             **{name: sum(d.grade == name for d in mine) for name in GRADES[1:]},
+            "luck": _luck(mine, outcome[seat] if seat < len(outcome) else None),
         }
-    return summary
+    return table
 
 
-COACH_ITERATIONS = 300
+def accuracy(mean_loss: float) -> float:
+    """The accuracy percentage of a mean loss per decision (module doc)."""
+    return 100.0 * math.exp(-mean_loss / ACCURACY_SCALE)
 
 
-def coach(state, seat: int, first: int, last: int, iterations: int = COACH_ITERATIONS,
-          seed: int = 0) -> list[str]:
+def _luck(mine, result) -> float | None:
+    """What the seat's result moved by between its decisions, beyond its own choices."""
+    total = 0.0
+    known = False
+    for this, following in zip(mine, mine[1:] + [None]):
+        if this.played_mean is None:
+            continue
+        after = result if following is None else following.best_mean
+        if after is None:
+            continue
+        total += after - this.played_mean
+        known = True
+    return total if known else None
+
+
+def coach(state, seat: int, first: int, last: int, iterations: int | None = None,
+          seconds: float | None = None, seed: int = 0,
+          workers: int = WORKERS) -> list[str]:
     """The coach's words on ``seat``'s decisions that start at the action indices
     ``first``..``last`` of ``state.history`` (the game so far): one line per decision with
-    a choice, saying whether it lost points and what was better (a short search each)."""
-    found = review(state, [seat], iterations=iterations, seed=seed,
-                   between=(first, last)).decisions
-    lines = []
-    for d in found:
-        if d.grade:
-            lines.append(f"  coach: {d.played} was {_article(d.grade)} {d.grade}, "
-                         f"{d.loss:.0f} points lost: {d.best} was better "
-                         f"({d.best_mean:+.0f} points expected, yours {d.played_mean:+.0f})")
-        elif d.loss > 0:
-            lines.append(f"  coach: {d.played}: {d.best} was a little better "
-                         f"({d.loss:.0f} points)")
-        else:
-            lines.append(f"  coach: {d.played}: good" + (
-                "" if d.played == d.best else f" (as good as {d.best} within the noise)"))
-    return lines
+    a choice, graded exactly as :func:`review` grades it at the same budget and seed."""
+    found = review(state, [seat], iterations=iterations, seconds=seconds, seed=seed,
+                   workers=workers, between=(first, last)).decisions
+    return [coach_line(d) for d in found]
+
+
+def coach_line(d: Reviewed) -> str:
+    if d.grade:
+        return (f"  coach: {d.played} was {_article(d.grade)} {d.grade}, {d.loss:.0f} "
+                f"points lost: {d.best} was better ({d.best_mean:+.0f} points expected, "
+                f"yours {d.played_mean:+.0f}). {d.why}")
+    if d.loss > 0:
+        return f"  coach: {d.played}: {d.best} was a little better ({d.loss:.0f} points)"
+    if d.played_mean is None:
+        return f"  coach: {d.played}: no verdict (too few samples in the budget)"
+    if d.verdict == "best":
+        return f"  coach: {d.played}: good, the best"
+    return f"  coach: {d.played}: good" + (
+        f" (too close to call against {d.best})" if d.verdict != "separated"
+        else f" (within {INACCURACY} points of {d.best})")
 
 
 def _article(word: str) -> str:
@@ -211,26 +308,21 @@ def _article(word: str) -> str:
 
 
 def plot(result: Review, path: str, seat: int | None = None) -> None:
-    """An equity chart: the reviewed player's expected round-score difference after each
-    decision, errors marked by grade."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise BiribaError("--plot needs matplotlib: pip install -e \".[plot]\"") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    """An equity chart (PNG, matplotlib): each reviewed seat's expected round-score
+    difference after its decisions, on the game's action index, errors marked by grade."""
+    plt = _pyplot()
     figure, axis = plt.subplots(figsize=(8, 4))
-    seats = sorted({d.seat for d in result.decisions}) if seat is None else [seat]
-    for one in seats:
-        mine = [d for d in result.decisions if d.seat == one]
-        axis.plot(range(len(mine)), [d.played_mean for d in mine], "-", label=f"seat {one}")
+    for one, points in _series(result, seat).items():
+        axis.plot([p[0] for p in points], [p[1] for p in points], "-", label=f"seat {one}")
         for marker, name in (("o", "inaccuracy"), ("s", "mistake"), ("X", "blunder")):
-            marked = [(i, d.played_mean) for i, d in enumerate(mine) if d.grade == name]
+            marked = [(p[0], p[1]) for p in points if p[2].grade == name]
             if marked:
                 axis.scatter(*zip(*marked), marker=marker, s=40, label=f"seat {one} {name}")
+                for x, y, d in (p for p in points if p[2].grade == name):
+                    axis.annotate(d.played[:18], (x, y), fontsize=6, xytext=(3, 3),
+                                  textcoords="offset points")
     axis.axhline(0, color="grey", linewidth=0.5)
-    axis.set_xlabel("decision")
+    axis.set_xlabel("action in the record")
     axis.set_ylabel("expected round-score difference (points)")
     axis.legend(fontsize="small")
     figure.tight_layout()
@@ -238,16 +330,37 @@ def plot(result: Review, path: str, seat: int | None = None) -> None:
     plt.close(figure)
 
 
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise BiribaError("--plot needs matplotlib: pip install -e \".[plot]\"") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _series(result: Review, seat=None) -> dict:
+    """{seat: [(action index, played mean, Reviewed)]} of the decisions with figures."""
+    seats = sorted({d.seat for d in result.decisions}) if seat is None else [seat]
+    return {one: [(d.index, d.played_mean, d) for d in result.decisions
+                  if d.seat == one and d.played_mean is not None] for one in seats}
+
+
 def add_review_command(commands) -> None:
     parser = commands.add_parser("review", help="re-analyze every decision of a saved game")
     parser.add_argument("record", help="a saved game (biriba play --save)")
     parser.add_argument("--seat", type=int, action="append", help="review this seat only")
-    parser.add_argument("--seconds", type=float, help="search time per decision")
-    parser.add_argument("--iterations", type=int, help="search iterations per decision "
-                        "(default 200 when --seconds is not given)")
+    parser.add_argument("--seconds", type=float, help="the cap per decision, in seconds")
+    parser.add_argument("--iterations", type=int,
+                        help=f"the cap per decision, in iterations over all workers (default "
+                             f"{ITERATIONS} when --seconds is not given)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=WORKERS)
     parser.add_argument("--plot", metavar="FILE.png", help="write an equity chart")
+    parser.add_argument("--html", metavar="FILE.html",
+                        help="write a self-contained report (chart, moves, mistakes)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(handler=cmd_review)
 
@@ -255,10 +368,14 @@ def add_review_command(commands) -> None:
 def cmd_review(args) -> int:
     from solver.engine import records
     from solver.engine.warm import ensure_compiled
-    from solver.search.search import check_budget
 
-    iterations = args.iterations if (args.iterations or args.seconds) else 200
-    check_budget(iterations, args.seconds, args.workers)
+    check_budget(args.iterations if args.iterations is not None or args.seconds is not None
+                 else ITERATIONS, args.seconds, args.workers)
+    if args.plot:
+        _pyplot()                       # refused before the review, not after it
+    for path in (args.plot, args.html):
+        if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            raise OutOfRangeError(f"cannot write {path!r}: no such folder")
     data = records.read(args.record)
     # compiled before the replay, which would compile the engine on one core
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
@@ -272,26 +389,45 @@ def cmd_review(args) -> int:
             sys.stderr.write(f"\rreviewing: action {done}/{total}")
             sys.stderr.flush()
 
-    result = review(state, args.seat, iterations, args.seconds, args.seed, args.workers,
+    result = review(state, args.seat, args.iterations, args.seconds, args.seed, args.workers,
                     progress)
     if not args.json:
         sys.stderr.write("\n")
+    one = args.seat[0] if args.seat and len(args.seat) == 1 else None
     if args.plot:
-        plot(result, args.plot, args.seat[0] if args.seat and len(args.seat) == 1 else None)
+        plot(result, args.plot, one)
+    if args.html:
+        from analysis.report import write_html
+
+        write_html(result, args.html, state, one)
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0
-    print(f"{'action':>6} {'seat':>4}  {'played':<30} {'best':<30} {'loss':>6}  grade")
-    for d in result.decisions:
-        if d.grade or d.loss >= INACCURACY / 2:
-            print(f"{d.index:>6} {d.seat:>4}  {d.played[:30]:<30} {d.best[:30]:<30} "
-                  f"{d.loss:>6.0f}  {d.grade}")
-    print(f"\n{'seat':>4} {'decisions':>9} {'total loss':>10} {'mean loss':>9} "
-          f"{'inaccuracies':>12} {'mistakes':>8} {'blunders':>8}")
-    for seat, row in result.summary.items():
-        print(f"{seat:>4} {row['decisions']:>9} {row['total_loss']:>10.0f} "
-              f"{row['mean_loss']:>9.1f} {row['inaccuracy']:>12} {row['mistake']:>8} "
-              f"{row['blunder']:>8}")
-    print(f"(grades: inaccuracy >= {INACCURACY}, mistake >= {MISTAKE}, blunder >= {BLUNDER} "
-          "points lost against the best decision)")
+    for line in review_lines(result):
+        print(line)
     return 0
+
+
+def review_lines(result: Review) -> list[str]:
+    lines = [f"{'action':>6} {'seat':>4}  {'played':<30} {'best':<30} {'loss':>6}  grade"]
+    for d in result.decisions:
+        if d.grade:
+            lines.append(f"{d.index:>6} {d.seat:>4}  {d.played[:30]:<30} {d.best[:30]:<30} "
+                         f"{d.loss:>6.0f}  {d.grade}")
+    lines.append("")
+    lines.append(f"{'seat':>4} {'decisions':>9} {'counted':>7} {'mean loss':>9} "
+                 f"{'95% interval':>14} {'accuracy':>8} {'inacc.':>6} {'mist.':>5} "
+                 f"{'blund.':>6} {'luck':>7}")
+    for seat, row in result.summary.items():
+        interval = row["mean_loss_ci95"]
+        shown = f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else "-"
+        luck = f"{row['luck']:+.0f}" if row["luck"] is not None else "-"
+        lines.append(f"{seat:>4} {row['decisions']:>9} {row['counted']:>7} "
+                     f"{row['mean_loss']:>9.1f} {shown:>14} {row['accuracy']:>7.0f}% "
+                     f"{row['inaccuracy']:>6} {row['mistake']:>5} {row['blunder']:>6} "
+                     f"{luck:>7}")
+    lines.append(f"(grades: inaccuracy >= {INACCURACY}, mistake >= {MISTAKE}, blunder >= "
+                 f"{BLUNDER} points lost, counted only where the intervals separate; "
+                 f"accuracy = 100 exp(-mean loss / {ACCURACY_SCALE:.0f}); luck: what the "
+                 "cards and the others' play brought)")
+    return lines

@@ -80,7 +80,8 @@ def pile_position(seed: int):
             pack.remove(kind)
     rng.shuffle(pack)
     hand, pile = Hand.from_kinds(pack[:14]), Hand.from_kinds(pack[14:44])
-    state = position(Game(4), hands={0: str(hand)}, table={0: list(PILE_TEAM_MELDS)},
+    state = position(Game(4), empty_hands=True, hands={0: str(hand)},
+                     table={0: list(PILE_TEAM_MELDS)},
                      pile=str(pile), phase="draw", opened=(0,), seed=seed)
     return state, hand, pile
 

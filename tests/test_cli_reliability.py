@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,9 @@ from solver.engine.api import Game
 from solver.engine.positions import position
 from solver.engine.scoring import round_breakdown
 from solver.engine.players import GreedyPlayer, play as play_out
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def run(capsys, *argv):
@@ -114,7 +118,7 @@ def test_simulate_counts_games_cut_off_apart_from_ties(capsys):
 
 
 def test_typed_meld_in_any_order_and_refusals_with_reasons(capsys, monkeypatch):
-    state = position(Game(4), hands={0: "QS KS AS 4H 9D"}, table={0: ["9C 10C JC"]},
+    state = position(Game(4), empty_hands=True, hands={0: "QS KS AS 4H 9D"}, table={0: ["9C 10C JC"]},
                      phase="play")
     listed = moves.describe(state)
     lay = moves.parse_move(state, "lay AS KS QS", listed)
@@ -134,7 +138,7 @@ def test_typed_meld_in_any_order_and_refusals_with_reasons(capsys, monkeypatch):
 def test_typed_frozen_pile_pickups_and_black_three_refusals():
     """threes (D31): 'pile with CARDS' in any order; a plain 'pile' says why it cannot be."""
     game = Game(4, "threes")
-    state = position(game, hands={0: "QS QD JK 9S 10C JC"}, pile="5C 3C 6C QC", phase="draw")
+    state = position(game, empty_hands=True, hands={0: "QS QD JK 9S 10C JC"}, pile="5C 3C 6C QC", phase="draw")
     listed = moves.describe(state)
     assert moves.parse_move(state, "pile QD QC QS", listed).text == "pile with QS QD QC"
     assert [m.points for m in listed if m.text.startswith("pile with")] == [30, 30]
@@ -142,20 +146,20 @@ def test_typed_frozen_pile_pickups_and_black_three_refusals():
         moves.parse_move(state, "pile", listed)
     with pytest.raises(moves.Refusal, match="only with 'pile with"):
         moves.parse_move(state, "pile with 9S 10S JS", listed)
-    top = position(game, hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
+    top = position(game, empty_hands=True, hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
     with pytest.raises(moves.Refusal, match="black three .3S. was just discarded"):
         moves.parse_move(top, "pile", moves.describe(top))
 
 
 def test_venezuelan_lays_show_the_in_the_hand_value():
-    state = position(Game(4, "venezuelan"), hands={0: "4H 5H 6H 7H 8H 9H 10H KS"},
+    state = position(Game(4, "venezuelan"), empty_hands=True, hands={0: "4H 5H 6H 7H 8H 9H 10H KS"},
                      phase="play")
     whole = [m for m in moves.describe(state) if m.text == "lay 4H 5H 6H 7H 8H 9H 10H"]
     assert whole[0].points == 50 + 300 and whole[0].biriba.endswith("+300")
 
 
 def test_a_move_making_a_biriba_is_marked_with_its_bonus():
-    state = position(Game(4), hands={0: "10H JH QH KS 4D"}, table={0: ["6H 7H 8H 9H"]},
+    state = position(Game(4), empty_hands=True, hands={0: "10H JH QH KS 4D"}, table={0: ["6H 7H 8H 9H"]},
                      phase="play")
     extend = [m for m in moves.describe(state) if m.text == "extend 0 +10H JH QH"]
     assert extend and extend[0].biriba == "clean run biriba +200"
@@ -163,7 +167,7 @@ def test_a_move_making_a_biriba_is_marked_with_its_bonus():
 
 
 def test_table_labels_biribas_and_the_header_names_the_trump_choice():
-    state = position(Game(4), hands={0: "4D 5S"}, table={0: ["6H 7H 8H 9H 10H JH QH"]},
+    state = position(Game(4), empty_hands=True, hands={0: "4D 5S"}, table={0: ["6H 7H 8H 9H 10H JH QH"]},
                      phase="play", trump="S")
     assert "[clean run biriba +200]" in str(state)
     choosing = Game(4).new_initial_state(0)
@@ -185,16 +189,28 @@ def test_the_drawn_card_is_shown(capsys, monkeypatch):
     assert code == 0 and "you drew: " in out
 
 
-def test_hint_names_the_greedy_move_and_the_best_lay_down(capsys, monkeypatch):
+def test_hint_names_the_evaluations_best_with_its_reason_and_the_best_lay_down(capsys,
+                                                                              monkeypatch):
     answers(monkeypatch, "draw", "hint", "q")
     code, out, _ = run(capsys, "play", "--seed", "2", "--seat", "1")
     assert "hint: " in out and "the best lay-down now is worth" in out
-    assert "the search (300 iterations) ranks:" in out and "points, wins" in out
+    assert "the evaluation (" in out and " ± " in out and "points, wins" in out
+
+
+def test_the_hint_never_leads_with_the_discard_that_feeds_the_opponent():
+    """examples/discard_feeds_the_opponent.json: JC completes the opponents' six-card club
+    run; the hint is the evaluation's best, and says what it feeds."""
+    from analysis.analyzer import build_state, load_position
+    from analysis.play import _hint
+
+    state = build_state(load_position(EXAMPLES / "discard_feeds_the_opponent.json"))
+    first = _hint(state).splitlines()[0]
+    assert first.startswith("  hint: discard") and "JC" not in first.split("(")[0]
 
 
 def test_a_long_move_list_is_grouped_and_filtered():
     hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S AH 2H 3H 4H 5H 6H 7H 8H 9H 4D 4C 5D 5C JK 9C 9D"
-    state = position(Game(4), hands={0: hand}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: hand}, phase="play")
     listed = moves.describe(state)
     assert len(listed) > 100
     lines = moves.listing(listed)

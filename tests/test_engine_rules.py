@@ -93,7 +93,7 @@ def test_4_barimba_turns_no_card():
 
 
 def test_5_1_draw_from_the_stock_or_take_the_whole_pile():
-    state = position(Game(4), hands={0: "4H 9S KD"}, pile="5C 6C 7C", phase="draw")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 9S KD"}, pile="5C 6C 7C", phase="draw")
     assert texts(state) == ["draw", "pile"]
     play(state, "pile")
     assert state.hand(0) == hand("4H 9S KD 5C 6C 7C")
@@ -101,7 +101,7 @@ def test_5_1_draw_from_the_stock_or_take_the_whole_pile():
 
 
 def test_5_1_one_card_pile_may_not_be_discarded_the_same_turn():
-    state = position(Game(4), hands={0: "4H 9S KD"}, pile="QC", phase="draw")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 9S KD"}, pile="QC", phase="draw")
     play(state, "pile")
     assert "discard QC" not in texts(state)
     with pytest.raises(IllegalMoveError, match="one-card pile"):
@@ -117,7 +117,7 @@ def _all_discards(state):
 
 def test_5_1_one_card_in_hand_may_take_a_one_card_pile():
     """§5.1 allows the pile; §7 forbids only the closing sequence (below)."""
-    state = position(Game(4), hands={0: "4H"}, pile="QC", phase="draw")
+    state = position(Game(4), empty_hands=True, hands={0: "4H"}, pile="QC", phase="draw")
     assert texts(state) == ["draw", "pile"]
     play(state, "pile")
     assert "discard 4H" in texts(state) and "discard QC" not in texts(state)
@@ -126,14 +126,14 @@ def test_5_1_one_card_in_hand_may_take_a_one_card_pile():
 def test_7_one_card_pile_taken_with_one_card_may_not_meld_and_close():
     """000 (RULES.md §7): take a one-card pile holding one card, meld, discard to close: no."""
     table = {0: ["5C 6C 7C 2S 9C 10C JC"]}        # a biriba: the team may close
-    drawn = position(Game(4), hands={0: "4H QC"}, table=table, phase="play",
+    drawn = position(Game(4), empty_hands=True, hands={0: "4H QC"}, table=table, phase="play",
                      packet_taken=(0,))
     extend = next(t for t in texts(drawn) if t.startswith("extend") and "QC" in t)
     play(drawn, extend)                           # control: after a draw, closing is fine
     play(drawn, "discard 4H")
     assert drawn.is_terminal() and drawn.end_reason == "closed"
 
-    state = position(Game(4), hands={0: "4H"}, pile="QC", table=table, phase="draw",
+    state = position(Game(4), empty_hands=True, hands={0: "4H"}, pile="QC", table=table, phase="draw",
                      packet_taken=(0,))
     play(state, "pile")
     assert not any(t.startswith("extend") and "QC" in t for t in texts(state))
@@ -144,7 +144,7 @@ def test_7_one_card_pile_taken_with_one_card_may_not_meld_and_close():
 def test_7_one_card_pile_taken_with_one_card_may_still_meld_into_the_packet():
     """Not closing: the last card's discard takes the team's untouched packet (§5.4)."""
     table = {0: ["9C 10C JC"]}
-    state = position(Game(4), hands={0: "4H"}, pile="QC", table=table, phase="draw")
+    state = position(Game(4), empty_hands=True, hands={0: "4H"}, pile="QC", table=table, phase="draw")
     play(state, "pile")
     extend = next(t for t in texts(state) if t.startswith("extend") and "QC" in t)
     play(state, extend)
@@ -155,39 +155,39 @@ def test_7_one_card_pile_taken_with_one_card_may_still_meld_into_the_packet():
 
 def test_5_1_partnership_pile_needs_the_top_card_to_fit():
     game = Game(4, "partnership")
-    blocked = position(game, hands={0: "4H 9S KD"}, pile="5C 6C QC", phase="draw")
+    blocked = position(game, empty_hands=True, hands={0: "4H 9S KD"}, pile="5C 6C QC", phase="draw")
     assert texts(blocked) == ["draw"]
-    with_pair = position(game, hands={0: "QS QD 9S"}, pile="5C 6C QC", phase="draw")
+    with_pair = position(game, empty_hands=True, hands={0: "QS QD 9S"}, pile="5C 6C QC", phase="draw")
     assert "pile" in texts(with_pair)
-    extends = position(game, hands={0: "4H 9S KD"}, table={0: ["9C 10C JC"]},
+    extends = position(game, empty_hands=True, hands={0: "4H 9S KD"}, table={0: ["9C 10C JC"]},
                        pile="5C 6C QC", phase="draw")
     assert "pile" in texts(extends)
-    wild_pair = position(game, hands={0: "QS JK 9S"}, pile="5C 6C QC", phase="draw")
+    wild_pair = position(game, empty_hands=True, hands={0: "QS JK 9S"}, pile="5C 6C QC", phase="draw")
     assert "pile" not in texts(wild_pair)      # two *natural* cards from hand
 
 
 def test_5_1_barimba_pile_top_must_be_melded_this_turn():
     game = Game(4, "barimba")
-    state = position(game, hands={0: "QS QD 4H 9S"}, pile="5C 6C QC", phase="draw")
+    state = position(game, empty_hands=True, hands={0: "QS QD 4H 9S"}, pile="5C 6C QC", phase="draw")
     play(state, "pile")
     assert not [t for t in texts(state) if t.startswith("discard")]
     assert all("QC" in t for t in texts(state))
     play(state, "lay QS QD QC")
     assert "discard 9S" in texts(state)
-    unusable = position(game, hands={0: "4H 9S KD"}, pile="5C 6C QC", phase="draw")
+    unusable = position(game, empty_hands=True, hands={0: "4H 9S KD"}, pile="5C 6C QC", phase="draw")
     assert texts(unusable) == ["draw"]
 
 
 def test_5_1_greek_option_pile_top_must_meld():
     game = Game(4, "greek", "pile_top_must_meld")
-    state = position(game, hands={0: "4H 9S KD"}, pile="5C 6C QC", phase="draw")
+    state = position(game, empty_hands=True, hands={0: "4H 9S KD"}, pile="5C 6C QC", phase="draw")
     assert texts(state) == ["draw"]
-    assert "pile" in texts(position(Game(4, "greek"), hands={0: "4H 9S KD"},
+    assert "pile" in texts(position(Game(4, "greek"), empty_hands=True, hands={0: "4H 9S KD"},
                                     pile="5C 6C QC", phase="draw"))
 
 
 def test_5_2_lay_new_melds_and_extend_a_partners_meld():
-    state = position(Game(4), hands={0: "8H 9H KS 3C 3D 3S"},
+    state = position(Game(4), empty_hands=True, hands={0: "8H 9H KS 3C 3D 3S"},
                      table={0: ["5H 6H 7H"]}, phase="play")
     assert "lay 3S 3D 3C" in texts(state)
     assert "extend 0 +8H 9H" in texts(state)
@@ -197,14 +197,14 @@ def test_5_2_lay_new_melds_and_extend_a_partners_meld():
 
 
 def test_5_2_the_wild_moves_to_an_end_when_its_rank_comes():
-    state = position(Game(4), hands={0: "6H KS QS"}, table={0: ["4H 5H 2C 7H"]}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: "6H KS QS"}, table={0: ["4H 5H 2C 7H"]}, phase="play")
     play(state, "extend 0 +6H")
     assert state.table(0) == [hand("4H 5H 6H 7H 2C")]
     assert state.meld_points(0) == [5 * 4 + 10]
 
 
 def test_5_2_an_own_suit_two_falls_into_place_and_the_run_turns_clean():
-    state = position(Game(4), hands={0: "3H KS QS"}, table={0: ["2H 4H 5H 6H"]}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: "3H KS QS"}, table={0: ["2H 4H 5H 6H"]}, phase="play")
     assert state.array[L.MELD_INFO + 2] == 0    # dirty: the 2H stands for the 3H
     play(state, "extend 0 +3H")
     info = state.array[L.MELD_INFO:L.MELD_INFO + L.INFO]
@@ -212,14 +212,14 @@ def test_5_2_an_own_suit_two_falls_into_place_and_the_run_turns_clean():
 
 
 def test_5_3_the_discard_ends_the_turn():
-    state = position(Game(4), hands={0: "4H 9S KD", 1: "5S"}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 9S KD", 1: "5S"}, phase="play")
     play(state, "discard KD")
     assert state.current_player() == 1 and state.phase == "draw"
     assert state.pile()[-1] == parse_kind("KD")
 
 
 def test_5_4_emptying_the_hand_without_a_discard_takes_the_packet_and_play_goes_on():
-    state = position(Game(4), hands={0: "4H 5H 6H"}, table={0: ["9C 10C JC"]}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 5H 6H"}, table={0: ["9C 10C JC"]}, phase="play")
     packet = state.array[L.PACKETS:L.PACKETS + L.KINDS].copy()
     play(state, "lay 4H 5H 6H")
     assert state.current_player() == 0 and state.phase == "play"
@@ -228,7 +228,7 @@ def test_5_4_emptying_the_hand_without_a_discard_takes_the_packet_and_play_goes_
 
 
 def test_5_4_discarding_the_last_card_takes_the_packet_and_ends_the_turn():
-    state = position(Game(4), hands={0: "4H 5H 6H KS"}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 5H 6H KS"}, phase="play")
     play(state, "lay 4H 5H 6H")
     play(state, "discard KS")
     assert len(state.hand(0)) == 11 and state.current_player() == 1
@@ -236,7 +236,7 @@ def test_5_4_discarding_the_last_card_takes_the_packet_and_ends_the_turn():
 
 
 def test_5_4_one_packet_per_team():
-    state = position(Game(4), hands={0: "4H 5H 6H KS"}, table={0: ["9C 10C JC"]},
+    state = position(Game(4), empty_hands=True, hands={0: "4H 5H 6H KS"}, table={0: ["9C 10C JC"]},
                      packet_taken=[0], phase="play")
     # the team's packet is gone and it has no biriba: the last card cannot go
     assert "lay 4H 5H 6H" not in texts(state)
@@ -244,7 +244,7 @@ def test_5_4_one_packet_per_team():
 
 def test_5_4_partnership_packet_comes_with_the_first_biriba_at_turn_end():
     game = Game(4, "partnership")
-    state = position(game, hands={0: "8C 9C 10C JC KS QD"}, table={0: ["5C 6C 7C"]},
+    state = position(game, empty_hands=True, hands={0: "8C 9C 10C JC KS QD"}, table={0: ["5C 6C 7C"]},
                      phase="play")
     play(state, "extend 0 +8C 9C 10C JC")
     assert len(state.hand(0)) == 2             # not yet
@@ -257,20 +257,20 @@ def test_5_4_partnership_packet_comes_with_the_first_biriba_at_turn_end():
 
 def test_6_vulnerable_team_needs_the_minimum_for_its_first_laydown():
     game = Game(4)
-    low = position(game, hands={0: "3S 4S 5S KD QD JD 9C"}, match_scores=[1000, 0],
+    low = position(game, empty_hands=True, hands={0: "3S 4S 5S KD QD JD 9C"}, match_scores=[1000, 0],
                    phase="play")
     assert "lay 3S 4S 5S" not in texts(low)       # 15 points + nothing else reaches 75
-    enough = position(game, hands={0: "3S 4S 5S KD KS KH AC AD AH 9C"},
+    enough = position(game, empty_hands=True, hands={0: "3S 4S 5S KD KS KH AC AD AH 9C"},
                       match_scores=[1000, 0], phase="play")
     assert "lay 3S 4S 5S" in texts(enough)        # 15 + 30 + 45 reaches 75
     play(enough, "lay KS KH KD")
     assert not [t for t in texts(enough) if t.startswith("discard")]   # 30 < 75: go on
-    free = position(game, hands={0: "3S 4S 5S KD"}, match_scores=[999, 0], phase="play")
+    free = position(game, empty_hands=True, hands={0: "3S 4S 5S KD"}, match_scores=[999, 0], phase="play")
     assert "lay 3S 4S 5S" in texts(free)
 
 
 def test_6_no_minimum_once_the_team_has_opened():
-    state = position(Game(4), hands={0: "3S 4S 5S KD"}, match_scores=[1200, 0],
+    state = position(Game(4), empty_hands=True, hands={0: "3S 4S 5S KD"}, match_scores=[1200, 0],
                      opened=[0], table={0: ["9C 10C JC"]}, phase="play")
     assert "lay 3S 4S 5S" in texts(state)
 
@@ -280,7 +280,7 @@ def test_6_no_minimum_once_the_team_has_opened():
 
 def test_7_closing_needs_the_packet_and_a_biriba_and_scores_100():
     biriba = "3C 4C 5C 6C 7C 8C 9C"
-    state = position(Game(4), hands={0: "KS KH KD QS", 1: "AS"}, table={0: [biriba]},
+    state = position(Game(4), empty_hands=True, hands={0: "KS KH KD QS", 1: "AS"}, table={0: [biriba]},
                      packet_taken=[0], phase="play")
     play(state, "lay KS KH KD")
     play(state, "discard QS")
@@ -292,33 +292,33 @@ def test_7_closing_needs_the_packet_and_a_biriba_and_scores_100():
 
 
 def test_7_no_close_without_a_biriba():
-    state = position(Game(4), hands={0: "KS KH KD QS"}, table={0: ["3C 4C 5C"]},
+    state = position(Game(4), empty_hands=True, hands={0: "KS KH KD QS"}, table={0: ["3C 4C 5C"]},
                      packet_taken=[0], phase="play")
     assert "lay KS KH KD" not in texts(state)   # the last card could not be discarded
 
 
 def test_7_barimba_close_needs_a_clean_biriba():
     dirty = "3C 4C 5C 6C JK 8C 9C"
-    state = position(Game(4, "barimba"), hands={0: "KS KH KD QS"}, table={0: [dirty]},
+    state = position(Game(4, "barimba"), empty_hands=True, hands={0: "KS KH KD QS"}, table={0: [dirty]},
                      packet_taken=[0], phase="play")
     assert "lay KS KH KD" not in texts(state)
-    clean = position(Game(4, "barimba"), hands={0: "KS KH KD QS"},
+    clean = position(Game(4, "barimba"), empty_hands=True, hands={0: "KS KH KD QS"},
                      table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packet_taken=[0], phase="play")
     assert "lay KS KH KD" in texts(clean)
 
 
 def test_7_partnership_close_needs_a_run_and_a_set():
     game = Game(4, "partnership")
-    runs_only = position(game, hands={0: "4H 5H 6H QS"}, table={0: ["3C 4C 5C 6C 7C 8C 9C"]},
+    runs_only = position(game, empty_hands=True, hands={0: "4H 5H 6H QS"}, table={0: ["3C 4C 5C 6C 7C 8C 9C"]},
                          packet_taken=[0], phase="play")
     assert "lay 4H 5H 6H" not in texts(runs_only)
-    with_set = position(game, hands={0: "KS KH KD QS"}, table={0: ["3C 4C 5C 6C 7C 8C 9C"]},
+    with_set = position(game, empty_hands=True, hands={0: "KS KH KD QS"}, table={0: ["3C 4C 5C 6C 7C 8C 9C"]},
                         packet_taken=[0], phase="play")
     assert "lay KS KH KD" in texts(with_set)
 
 
 def test_7_classic_round_ends_after_the_turn_that_took_the_last_stock_card():
-    state = position(Game(4), hands={0: "4H 9S", 1: "5S 8D"}, phase="draw", stock="QC",
+    state = position(Game(4), empty_hands=True, hands={0: "4H 9S", 1: "5S 8D"}, phase="draw", stock="QC",
                      packets=[[], []])
     # the rest of the cards lie under QC, so play the stock down to its last card
     state.array[L.STOCK_N] = 1
@@ -333,7 +333,7 @@ def test_7_classic_round_ends_after_the_turn_that_took_the_last_stock_card():
 
 
 def test_7_never_taking_the_packet_costs_100_and_an_untouched_packet_100():
-    state = position(Game(4), hands={0: "4H 5H 6H KS", 1: "9S 9D"}, phase="play")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 5H 6H KS", 1: "9S 9D"}, phase="play")
     play(state, "lay 4H 5H 6H")
     play(state, "discard KS")           # seat 0 takes the packet: untouched
     from solver.engine.core import end_round
@@ -346,7 +346,7 @@ def test_7_never_taking_the_packet_costs_100_and_an_untouched_packet_100():
 
 def test_7_1_three_players_first_packet_is_the_18_and_the_others_team_up():
     game = Game(3, "classic")
-    state = position(game, hands={0: "4H 5H 6H KS", 1: "9S 9D", 2: "QS"},
+    state = position(game, empty_hands=True, hands={0: "4H 5H 6H KS", 1: "9S 9D", 2: "QS"},
                      table={1: ["3C 4C 5C"], 2: ["8D 9D 10D"]}, phase="play")
     play(state, "lay 4H 5H 6H")
     play(state, "discard KS")
@@ -357,7 +357,7 @@ def test_7_1_three_players_first_packet_is_the_18_and_the_others_team_up():
 
 def test_7_1_three_players_share_their_points_equally():
     game = Game(3, "classic")
-    state = position(game, hands={0: "4H 5H 6H KS", 1: "9S", 2: "QS"},
+    state = position(game, empty_hands=True, hands={0: "4H 5H 6H KS", 1: "9S", 2: "QS"},
                      table={1: ["3C 4C 5C"], 2: ["8D 9D 10D"]}, phase="play")
     play(state, "lay 4H 5H 6H")
     play(state, "discard KS")
@@ -382,7 +382,7 @@ def test_7_a_match_runs_until_a_team_reaches_the_target():
 
 
 def test_illegal_actions_are_refused_with_the_reason():
-    state = position(Game(4), hands={0: "4H 9S KD"}, phase="draw")
+    state = position(Game(4), empty_hands=True, hands={0: "4H 9S KD"}, phase="draw")
     with pytest.raises(IllegalMoveError, match="not possible in the draw phase"):
         state.apply_action(_all_discards(state)[parse_kind("KD")])
     play(state, "draw")
@@ -412,15 +412,15 @@ def test_4_barimba_first_drawer_may_throw_the_card_back_and_draw_again():
 
 def test_2_greek_plays_without_sets_unless_the_option_is_on():
     hands = {0: "KS KH KD 4C"}
-    assert "lay KS KH KD" not in texts(position(Game(4, "greek"), hands=hands))
-    assert "lay KS KH KD" in texts(position(Game(4, "greek", "sets"), hands=hands))
+    assert "lay KS KH KD" not in texts(position(Game(4, "greek"), empty_hands=True, hands=hands))
+    assert "lay KS KH KD" in texts(position(Game(4, "greek", "sets"), empty_hands=True, hands=hands))
 
 
 @pytest.mark.parametrize("preset, goes_on", [("partnership", True), ("greek", True),
                                              ("classic", False)])
 def test_7_an_empty_stock_ends_the_round_or_play_goes_on_from_the_pile(preset, goes_on):
     game = Game(4, preset)
-    state = position(game, hands={0: "4H 9S KD", 1: "9H 9D 5C"}, phase="play", pile="QC")
+    state = position(game, empty_hands=True, hands={0: "4H 9S KD", 1: "9H 9D 5C"}, phase="play", pile="QC")
     # move every stock card into the packets' place: seat 2's hand holds them
     stock = state.stock()
     state.array[L.STOCK_N] = 0
@@ -437,7 +437,7 @@ def test_7_an_empty_stock_ends_the_round_or_play_goes_on_from_the_pile(preset, g
 
 def test_7_pile_only_round_ends_when_nobody_can_draw():
     game = Game(4, "partnership")
-    state = position(game, hands={0: "4H 9S KD", 1: "5C 7D 8S"}, phase="play", pile="")
+    state = position(game, empty_hands=True, hands={0: "4H 9S KD", 1: "5C 7D 8S"}, phase="play", pile="")
     stock = state.stock()
     state.array[L.STOCK_N] = 0
     for kind in stock:
@@ -448,17 +448,17 @@ def test_7_pile_only_round_ends_when_nobody_can_draw():
 
 def test_7_barimba_a_wild_that_dirties_the_only_clean_biriba_cannot_leave_one_card():
     """Found by the random rounds: the last card could no longer close (clean biriba gone)."""
-    state = position(Game(4, "barimba"), hands={0: "JK QS"},
+    state = position(Game(4, "barimba"), empty_hands=True, hands={0: "JK QS"},
                      table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packet_taken=[0], phase="play")
     assert "extend 0 +JK" not in texts(state)
-    roomy = position(Game(4, "barimba"), hands={0: "JK QS KD"},
+    roomy = position(Game(4, "barimba"), empty_hands=True, hands={0: "JK QS KD"},
                      table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packet_taken=[0], phase="play")
     assert "extend 0 +JK" in texts(roomy)    # two cards stay: no discard problem yet
 
 
 def test_5_1_a_one_card_pile_of_the_only_kind_held_may_not_be_taken():
     """Holding only copies of the pile's card, nothing could be discarded this turn."""
-    state = position(Game(4), hands={0: "QC"}, pile="QC", phase="draw")
+    state = position(Game(4), empty_hands=True, hands={0: "QC"}, pile="QC", phase="draw")
     assert texts(state) == ["draw"]
 
 
@@ -467,7 +467,7 @@ def test_7_greedy_does_not_swap_its_last_card_through_a_one_card_pile():
     pile for ever (seed 1191, dealer 3); taking it cannot close (§7), so greedy draws."""
     from solver.engine.players import GreedyPlayer
 
-    state = position(Game(4), hands={0: "4H"}, pile="QC", table={0: ["9C 10C JC"]},
+    state = position(Game(4), empty_hands=True, hands={0: "4H"}, pile="QC", table={0: ["9C 10C JC"]},
                      phase="draw", packet_taken=(0,))
     assert "pile" in texts(state)
     assert state.action_to_string(GreedyPlayer().choose(state)) == "draw"

@@ -35,14 +35,14 @@ def test_8_threes_red_threes_are_never_in_a_dealt_hand_and_each_is_replaced():
 
 
 def test_8_threes_a_drawn_red_three_is_laid_face_up_and_the_player_draws_again():
-    state = position(GAME, hands={0: "4H 9S KD"}, stock="9C 3D 3H", phase="draw")
+    state = position(GAME, empty_hands=True, hands={0: "4H 9S KD"}, stock="9C 3D 3H", phase="draw")
     play(state, "draw")
     assert state.red_threes(0) == Hand.parse("3H 3D")
     assert state.hand(0) == Hand.parse("4H 9S KD 9C")
 
 
 def test_8_threes_a_red_three_in_the_packet_is_laid_face_up():
-    state = position(GAME, hands={0: "4H 5H 6H KS"}, packets=["3H 7C 8C", "9C 10C JC"],
+    state = position(GAME, empty_hands=True, hands={0: "4H 5H 6H KS"}, packets=["3H 7C 8C", "9C 10C JC"],
                      phase="play")
     play(state, "lay 4H 5H 6H")
     play(state, "discard KS")                      # the last card: the packet is taken
@@ -51,7 +51,7 @@ def test_8_threes_a_red_three_in_the_packet_is_laid_face_up():
 
 
 def _closing(red_threes, table):
-    state = position(GAME, hands={0: "KS KH KD QS", 1: "AS"}, table={0: table},
+    state = position(GAME, empty_hands=True, hands={0: "KS KH KD QS", 1: "AS"}, table={0: table},
                      packet_taken=[0], red_threes={0: red_threes}, phase="play")
     play(state, "lay KS KH KD")
     play(state, "discard QS")
@@ -72,7 +72,7 @@ def test_8_threes_red_threes_count_as_the_best_biriba_each():
 
 
 def test_8_threes_red_threes_without_a_biriba_cost_100_each():
-    state = position(GAME, hands={0: "4H", 1: "KS"}, table={0: ["9C 10C JC"]},
+    state = position(GAME, empty_hands=True, hands={0: "4H", 1: "KS"}, table={0: ["9C 10C JC"]},
                      red_threes={0: "3H 3D"}, packet_taken=[1], phase="draw", current=1)
     state.array[L.MATCH_MODE] = 0
     core.end_round(state.array, GAME.engine.array, GAME.engine.values, L.STOCK_OUT)
@@ -83,18 +83,18 @@ def test_8_threes_red_threes_without_a_biriba_cost_100_each():
 
 def test_8_threes_red_threes_stay_out_of_hands_in_positions():
     with pytest.raises(ImpossiblePositionError, match="red threes are out of play"):
-        position(GAME, hands={0: "3H 4H 5H"})
+        position(GAME, empty_hands=True, hands={0: "3H 4H 5H"})
 
 
 def test_8_threes_the_player_after_a_black_three_may_not_take_the_pile():
-    state = position(GAME, hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
+    state = position(GAME, empty_hands=True, hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
     assert texts(state) == ["draw"]
-    classic = position(Game(4), hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
+    classic = position(Game(4), empty_hands=True, hands={0: "QS QD 9S"}, pile="5C 6C QC 3S", phase="draw")
     assert "pile" in texts(classic)
 
 
 def test_8_threes_a_buried_black_three_lets_the_pile_go_only_with_a_new_clean_meld():
-    state = position(GAME, hands={0: "QS QD JK 9S 10C JC"}, table={0: ["9H 10H JH"]},
+    state = position(GAME, empty_hands=True, hands={0: "QS QD JK 9S 10C JC"}, table={0: ["9H 10H JH"]},
                      pile="5C 3C 6C QC", phase="draw")
     assert sorted(texts(state)) == ["draw", "pile with 10C JC QC", "pile with QS QD QC"]
     play(state, "pile with 10C JC QC")
@@ -105,46 +105,46 @@ def test_8_threes_a_buried_black_three_lets_the_pile_go_only_with_a_new_clean_me
 
 
 def test_8_threes_the_frozen_pile_refuses_a_wild_and_a_table_meld():
-    wild = position(GAME, hands={0: "QS JK 9S"}, pile="5C 3C 6C QC", phase="draw")
+    wild = position(GAME, empty_hands=True, hands={0: "QS JK 9S"}, pile="5C 3C 6C QC", phase="draw")
     assert texts(wild) == ["draw"]                 # QS JK QC is not clean
-    table = position(GAME, hands={0: "4H 9S KD"}, table={0: ["9C 10C JC"]},
+    table = position(GAME, empty_hands=True, hands={0: "4H 9S KD"}, table={0: ["9C 10C JC"]},
                      pile="5C 3C 6C QC", phase="draw")
     assert texts(table) == ["draw"]                # QC fits the table run, not a new meld
-    own_two = position(GAME, hands={0: "AC 9S KD"}, pile="5C 3C 6C 2C", phase="draw")
+    own_two = position(GAME, empty_hands=True, hands={0: "AC 9S KD"}, pile="5C 3C 6C 2C", phase="draw")
     assert "pile with AC 2C 3C" not in texts(own_two)     # the 3C lies in the pile
-    in_place = position(GAME, hands={0: "AS 3S 9D"}, pile="3C 6C 2S", phase="draw")
+    in_place = position(GAME, empty_hands=True, hands={0: "AS 3S 9D"}, pile="3C 6C 2S", phase="draw")
     assert "pile with AS 2S 3S" in texts(in_place)  # an own-suit 2 in place is natural
 
 
 def test_8_threes_a_player_needs_a_meld_of_their_own_to_extend_a_partners():
-    state = position(GAME, hands={2: "8H 9H KS 4C 5C 6C QD"}, table={0: ["5H 6H 7H"]},
+    state = position(GAME, empty_hands=True, hands={2: "8H 9H KS 4C 5C 6C QD"}, table={0: ["5H 6H 7H"]},
                      own_melds=[0], current=2, phase="play")
     assert not [t for t in texts(state) if t.startswith("extend")]
     play(state, "lay 4C 5C 6C")
     assert "extend 0 +8H 9H" in texts(state)
-    classic = position(Game(4), hands={2: "8H 9H KS"}, table={0: ["5H 6H 7H"]},
+    classic = position(Game(4), empty_hands=True, hands={2: "8H 9H KS"}, table={0: ["5H 6H 7H"]},
                        own_melds=[0], current=2, phase="play")
     assert "extend 0 +8H 9H" in texts(classic)
 
 
 @pytest.mark.parametrize("score, minimum", [(2004, 0), (2005, 75), (3004, 75), (3005, 95)])
 def test_6_threes_vulnerability_from_2005_and_3005(score, minimum):
-    state = position(GAME, hands={0: "4S 5S 6S"}, match_scores=[score, 0], phase="play")
+    state = position(GAME, empty_hands=True, hands={0: "4S 5S 6S"}, match_scores=[score, 0], phase="play")
     assert int(state.array[L.MINIMUM]) == minimum
     assert bool(state.array[L.NEEDS_BIRIBA]) == (score >= 3005)
 
 
 def test_6_threes_from_3005_a_biriba_before_the_packet_keeps_a_card():
     hand = "4S 5S 6S 7S 8S 9S KD KH KC"            # 45 + 30: the minimum 95 is not there
-    free = position(GAME, hands={0: hand + " 10S"}, match_scores=[3005, 0], opened=[0],
+    free = position(GAME, empty_hands=True, hands={0: hand + " 10S"}, match_scores=[3005, 0], opened=[0],
                     phase="play")
     assert "lay 4S 5S 6S 7S 8S 9S 10S" in texts(free)   # a biriba: the packet opens
-    state = position(GAME, hands={0: "4S 5S 6S KD KH KC QS"}, match_scores=[3005, 0],
+    state = position(GAME, empty_hands=True, hands={0: "4S 5S 6S KD KH KC QS"}, match_scores=[3005, 0],
                      opened=[0], table={0: ["9C 10C JC"]}, phase="play")
     play(state, "lay 4S 5S 6S")
     assert "lay KH KD KC" not in texts(state)      # QS would be a last card with no packet
     assert "discard QS" in texts(state)
-    low = position(GAME, hands={0: "4S 5S 6S KD KH KC QS"}, match_scores=[3004, 0],
+    low = position(GAME, empty_hands=True, hands={0: "4S 5S 6S KD KH KC QS"}, match_scores=[3004, 0],
                    opened=[0], table={0: ["9C 10C JC"]}, phase="play")
     play(low, "lay 4S 5S 6S")
     play(low, "lay KH KD KC")
@@ -155,10 +155,10 @@ def test_6_threes_a_vulnerable_frozen_pickup_needs_the_minimum_from_hand_and_top
     """003: "take only the top card, open 75 from the hand (with the card taken), then take
     the rest": D31, the minimum must be reachable with melds of the hand and the top card."""
     pile = "KS KH KD 3C 6C QC"
-    poor = position(GAME, hands={0: "QS QD 9S"}, pile=pile, match_scores=[2005, 0],
+    poor = position(GAME, empty_hands=True, hands={0: "QS QD 9S"}, pile=pile, match_scores=[2005, 0],
                     phase="draw")
     assert texts(poor) == ["draw"]                 # 30 points; the kings in the pile do not count
-    rich = position(GAME, hands={0: "QS QD AS AH AD 9S"}, pile=pile,
+    rich = position(GAME, empty_hands=True, hands={0: "QS QD AS AH AD 9S"}, pile=pile,
                     match_scores=[2005, 0], phase="draw")
     assert "pile with QS QD QC" in texts(rich)     # 30 + 45 = 75
 

@@ -55,7 +55,7 @@ def test_8_venezuelan_the_dealer_takes_the_wilds_among_the_bottom_three_cards():
     three hold none; they count towards the dealer's 11 cards."""
     cards = ["4C", "5H", "JK", "2C", "7D", "JK", "9S"]     # the last is the bottom card
     deck = np.array([parse_kind(c) for c in cards], dtype=np.int64)
-    state = position(GAME, hands={})
+    state = position(GAME, empty_hands=True, hands={})
     total, taken = _bottom_wilds(state.array, GAME.engine.array, deck, len(deck), 0)
     assert taken == 3
     assert state.hand(0) == Hand.parse("JK JK 2C")
@@ -80,14 +80,14 @@ def test_8_venezuelan_a_biriba_laid_whole_from_the_hand_is_worth_more():
     """000: a run or set 300 / 200 laid from the hand, 200 / 100 accumulated (D35: "laid
     whole" is one move of at least seven cards)."""
     run = "4H 5H 6H 7H 8H 9H 10H"                  # 50 points of cards
-    whole = position(GAME, hands={0: run + " KS QD"}, phase="play")
+    whole = position(GAME, empty_hands=True, hands={0: run + " KS QD"}, phase="play")
     play(whole, "lay " + run)
     assert whole.meld_points(0) == [50 + 300]
-    grown = position(GAME, hands={0: run + " KS QD"}, phase="play")
+    grown = position(GAME, empty_hands=True, hands={0: run + " KS QD"}, phase="play")
     play(grown, "lay 4H 5H 6H")
     play(grown, "extend 0 +7H 8H 9H 10H")
     assert grown.meld_points(0) == [50 + 200]
-    dirty = position(GAME, hands={0: "4H 5H 6H 7H 8H 9H JK KS QD"}, phase="play")
+    dirty = position(GAME, empty_hands=True, hands={0: "4H 5H 6H 7H 8H 9H JK KS QD"}, phase="play")
     play(dirty, "lay 4H 5H 6H 7H 8H 9H JK")
     assert dirty.meld_points(0) == [40 + 50 + 200]         # dirty, laid whole: 200
 
@@ -95,13 +95,13 @@ def test_8_venezuelan_a_biriba_laid_whole_from_the_hand_is_worth_more():
 def test_8_venezuelan_aces_and_the_wild_card_biriba():
     """000: aces 500 / 400 laid whole, 400 / 300 accumulated; the wild-card biriba 1000 laid
     whole, 750 accumulated."""
-    aces = position(GAME, hands={0: "AS AS AH AH AD AD AC KS QD"}, phase="play")
+    aces = position(GAME, empty_hands=True, hands={0: "AS AS AH AH AD AD AC KS QD"}, phase="play")
     play(aces, "lay AS AS AH AH AD AD AC")
     assert aces.meld_points(0) == [7 * 20 + 500]
-    wilds = position(GAME, hands={0: "JK JK JK JK 2S 2H 2D KS QD"}, phase="play")
+    wilds = position(GAME, empty_hands=True, hands={0: "JK JK JK JK 2S 2H 2D KS QD"}, phase="play")
     play(wilds, "lay 2S 2H 2D JK JK JK JK")
     assert wilds.meld_points(0) == [4 * 50 + 3 * 25 + 1000]
-    grown = position(GAME, hands={0: "JK 2S 2D KS QD"}, table={0: ["JK JK JK 2H 2C 2C"]},
+    grown = position(GAME, empty_hands=True, hands={0: "JK 2S 2D KS QD"}, table={0: ["JK JK JK 2H 2C 2C"]},
                      phase="play")
     play(grown, "extend 0 +JK")
     assert grown.meld_points(0) == [4 * 50 + 3 * 25 + 750]
@@ -111,17 +111,17 @@ def test_8_venezuelan_an_unfinished_wild_card_set_bars_wilds_from_other_melds():
     """000: "if a group of wilds is played, no wild may be used in any group until the wild
     card biriba is complete"."""
     hand = "4H 5H 2S 9C 9D JK KS QD"
-    state = position(GAME, hands={0: hand}, table={0: ["JK 2C 2D", "10S JS QS"]},
+    state = position(GAME, empty_hands=True, hands={0: hand}, table={0: ["JK 2C 2D", "10S JS QS"]},
                      phase="play")
     legal = texts(state)
     assert "extend 0 +JK" in legal and "extend 0 +2S" in legal
     assert not [t for t in legal if t.startswith("lay") and ("JK" in t or "2S" in t)]
     assert "extend 1 +JK" not in legal and "extend 1 +KS" in legal
-    done = position(GAME, hands={0: hand}, table={0: ["JK JK JK 2C 2D 2H 2H", "10S JS QS"]},
+    done = position(GAME, empty_hands=True, hands={0: hand}, table={0: ["JK JK JK 2C 2D 2H 2H", "10S JS QS"]},
                     phase="play")
     assert "extend 1 +JK" in texts(done)
     assert "lay 9D 9C JK" in texts(done)
-    classic = position(Game(4), hands={0: hand}, table={0: ["4S 5S 6S"]}, phase="play")
+    classic = position(Game(4), empty_hands=True, hands={0: hand}, table={0: ["4S 5S 6S"]}, phase="play")
     assert "lay 9D 9C JK" in texts(classic)
 
 
@@ -129,24 +129,24 @@ def test_7_venezuelan_going_out_without_a_discard_ends_the_round():
     """000: the round ends when a player has used every card, "with or without a discard",
     and has a biriba; +100 for going out."""
     biriba = "3C 4C 5C 6C 7C 8C 9C"
-    state = position(GAME, hands={0: "KS KH KD", 1: "AS"}, table={0: [biriba]},
+    state = position(GAME, empty_hands=True, hands={0: "KS KH KD", 1: "AS"}, table={0: [biriba]},
                      packet_taken=[0], phase="play")
     assert "lay KS KH KD" in texts(state)
     play(state, "lay KS KH KD")
     assert state.is_terminal() and state.end_reason == "closed"
     assert state.round_scores()[0] == 45 + 200 + 30 + 100
     assert state.round_scores() == invariants.recount(state)
-    no_biriba = position(GAME, hands={0: "KS KH KD"}, table={0: ["3C 4C 5C"]},
+    no_biriba = position(GAME, empty_hands=True, hands={0: "KS KH KD"}, table={0: ["3C 4C 5C"]},
                          packet_taken=[0], phase="play")
     assert "lay KS KH KD" not in texts(no_biriba)
-    classic = position(Game(4), hands={0: "KS KH KD"}, table={0: [biriba]},
+    classic = position(Game(4), empty_hands=True, hands={0: "KS KH KD"}, table={0: [biriba]},
                        packet_taken=[0], phase="play")
     assert "lay KS KH KD" not in texts(classic)     # classic closes with a discard only
 
 
 def test_7_venezuelan_going_out_with_a_discard_still_closes():
     biriba = "3C 4C 5C 6C 7C 8C 9C"
-    state = position(GAME, hands={0: "KS KH KD QS", 1: "AS"}, table={0: [biriba]},
+    state = position(GAME, empty_hands=True, hands={0: "KS KH KD QS", 1: "AS"}, table={0: [biriba]},
                      packet_taken=[0], phase="play")
     play(state, "lay KS KH KD")
     play(state, "discard QS")
@@ -162,7 +162,7 @@ def test_4_venezuelan_three_players_play_alone_with_a_packet_each():
     assert state.array[L.PACKET_N] == 3
     assert state.array[L.PACKET_SIZE:L.PACKET_SIZE + 3].tolist() == [11, 11, 11]
     assert int(state.array[L.STOCK_N]) == 108 - 33 - 33 - 1
-    state = position(game, hands={1: "4H 5H 6H KS"}, current=1, phase="play")
+    state = position(game, empty_hands=True, hands={1: "4H 5H 6H KS"}, current=1, phase="play")
     play(state, "lay 4H 5H 6H")
     play(state, "discard KS")
     assert state.array[L.PACKET_USED:L.PACKET_USED + 3].tolist() == [0, 1, 0]

@@ -133,25 +133,6 @@ def _deterministic(state, **budget):
     return result
 
 
-def test_refining_spends_the_rest_of_the_budget_on_the_top_two_decisions():
-    state = _midround(seed=5)
-    plain = search(state, iterations=150, seed=1)
-    refined = _deterministic(state, iterations=300, seed=1, refine=0.5)
-    top = refined.decisions[:2]
-    # the bandit's first 150 iterations are the plain search's; the other 150 go to
-    # whichever of its two most visited decisions has fewer visits
-    assert {d.code for d in top} == {d.code for d in plain.decisions[:2]}
-    assert sum(d.visits for d in refined.decisions) == 300
-    assert sum(d.visits for d in top) == sum(d.visits for d in plain.decisions[:2]) + 150
-    rest = {d.code: d.visits for d in refined.decisions[2:]}
-    assert rest == {d.code: d.visits for d in plain.decisions[2:]}
-    assert top[0].mean_points >= top[1].mean_points
-    if plain.decisions[0].visits - plain.decisions[1].visits <= 150:
-        assert abs(top[0].visits - top[1].visits) <= 16         # one chunk apart
-    with pytest.raises(OutOfRangeError, match="refine"):
-        search(state, iterations=10, refine=1.0)
-
-
 def test_a_rollout_cutoff_scores_the_round_as_it_stands():
     state = _midround(seed=5)
     full = search(state, iterations=100, seed=1)
@@ -169,11 +150,6 @@ def test_two_workers_merge_their_root_statistics():
     result = search(state, iterations=40, seed=1, workers=2)
     assert result.iterations == 80
     assert sum(d.visits for d in result.decisions) == 80
-    # refining, the workers agree on the two decisions to refine: both end about equal
-    refined = search(state, iterations=200, seed=1, workers=2, refine=0.5)
-    first, second = refined.decisions[:2]
-    assert refined.iterations == 400 and abs(first.visits - second.visits) <= 2 * 16
-    assert first.visits + second.visits >= 200
     # this process searches as worker 0 (seed 1), the fork as worker 1 (seed 2): the merged
     # root is the sum of the two one-worker searches
     alone = [search(state, iterations=40, seed=seed) for seed in (1, 2)]

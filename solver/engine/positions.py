@@ -1,7 +1,7 @@
 """Build a position by hand: the hands, the table, the pile (scenario tests, analysis).
 
 >>> from solver.engine.api import Game
->>> state = position(Game(4), hands={0: "4H 5H 6H KS KD"}, pile="9C", phase="play")
+>>> state = position(Game(4), empty_hands=True, hands={0: "4H 5H 6H KS KD"}, pile="9C", phase="play")
 >>> state.current_player(), str(state.hand(0))
 (0, 'KS 4H 5H 6H KD')
 
@@ -23,10 +23,13 @@ from solver.errors import BiribaError, ImpossiblePositionError
 
 def position(game, *, hands=None, table=None, pile="", stock="", packets=None, current=0,
              phase="play", trump=None, opened=(), packet_taken=(), match_scores=None,
-             dealer=0, seed=0, red_threes=None, own_melds=None) -> State:
+             dealer=0, seed=0, red_threes=None, own_melds=None,
+             empty_hands=False) -> State:
     """A state of ``game`` with the given cards (text or kinds) and flags.
 
-    ``hands``: {seat: cards}; seats not given get no cards. ``table``: {team:
+    ``hands``: {seat: cards}, every seat; with ``empty_hands``, the seats not given hold
+    no cards (else they are refused by name: a position with a seat left out is usually a
+    mistake). ``table``: {team:
     [meld, ...]} (each must be a legal meld). ``pile``/``stock``: cards, last
     one on top (the stock's given cards lie above the rest). ``packets``: a
     list of cards per packet (default: dealt from the rest). ``opened`` and
@@ -56,6 +59,11 @@ def position(game, *, hands=None, table=None, pile="", stock="", packets=None, c
     array[L.RED_THREES:L.SIZE] = 0          # red threes, own melds, cut bonuses: none yet
     array[L.CUT] = L.NO_CUT
     reds_out = bool(engine.array[L.R_RED_THREES])
+    missing = [seat for seat in range(game.players) if seat not in (hands or {})]
+    if missing and not empty_hands:
+        raise ImpossiblePositionError(
+            f"no hand for seat{'s' * (len(missing) > 1)} {', '.join(map(str, missing))}: "
+            "give every seat's cards, or empty_hands=True for empty hands")
     for seat, cards in (hands or {}).items():
         if not 0 <= seat < game.players:
             raise BiribaError(f"seat {seat} is not at a {game.players}-player table")

@@ -25,7 +25,7 @@ from solver.search.tree import MAX_CHILDREN, MAX_DEPTH, NO_NODE, NO_ROW
 MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few hundred)
 # options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
 # points that scale a round-score difference into a reward, the root slot every
-# iteration must take (NO_FORCE: the bandit chooses; the analyzer's refinement sets it),
+# iteration must take (NO_FORCE: the bandit chooses; the evaluation's forced samples set it),
 # the rollout's cut-off (engine actions, 0: to the end of the round), the mask of
 # lay-down plans (solver.search.plans), the match-aware reward (1: on, with the match's
 # target; solver.search.match), one tree per player (1: MO-ISMCTS, solver.search.multi), and

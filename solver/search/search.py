@@ -32,7 +32,6 @@ DEFAULT_ITERATIONS = 400
 MAX_ITERATIONS = 1_000_000
 MAX_SECONDS = 3600.0
 MAX_WORKERS = 64
-MAX_REFINE = 0.9
 MAX_NODES = 200_000             # MO-ISMCTS: the trees' nodes at most (the single tree's cap)
 CHUNK = 16                      # iterations per numba call under a time budget
 CHUNK_SECONDS = 0.05            # and seconds per call at most, by the measured pace
@@ -152,7 +151,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            seconds: float | None = None, seed: int = 0, workers: int = 1,
            exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
            scale: float = SCALE_DEFAULT, stage: int | None = None,
-           refine: float = 0.0, meanwhile=None, progress=None,
+           meanwhile=None, progress=None,
            cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False,
            multi: bool = False, infer: float = 0.0) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``; with ``multi``, MO-ISMCTS
@@ -170,11 +169,8 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     ``match``: reward the chance of winning the match, not the round's points (a match of
     two teams; :mod:`solver.search.match`).
 
-    ``refine`` (0..0.9) is the share of the budget spent, after the bandit's search, on
-    the two most visited root decisions alone, always the one with fewer visits, so both
-    end with about equal visits and narrow intervals (the analyzer's use: its figures are
-    estimates to compare, not only a choice). The two then come first, the better mean
-    first; the rest follow most visited first.
+    This is the search as a player uses it (the most visited decision is its choice);
+    figures for people come from :func:`solver.search.evaluate.evaluate`.
     """
     entered = time.perf_counter()
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
@@ -190,13 +186,9 @@ def search(state, seat: int | None = None, iterations: int | None = None,
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
     check_options(exploration, epsilon, scale, cutoff, plans, infer)
     multi = check_flag(multi, "multi")
-    if isinstance(refine, bool) or not isinstance(refine, (int, float)) \
-            or not 0.0 <= refine <= MAX_REFINE:
-        raise OutOfRangeError(f"refine must be in [0, {MAX_REFINE:g}], got {refine!r}")
     stage = default_stage(state) if stage is None else stage
-    if (refine or multi) and len(_available(state, stage, plans)) < 2:
-        refine = 0.0                            # a forced move: nothing to compare
-        multi = False                           # (and no tree of the seat's own to root)
+    if multi and len(_available(state, stage, plans)) < 2:
+        multi = False                           # a forced move: no tree of its own to root
     options = np.zeros(OPTIONS, dtype=np.float64)
     options[EXPLORATION], options[EPSILON], options[SCALE] = exploration, epsilon, scale
     options[FORCE_SLOT] = NO_FORCE
@@ -210,19 +202,19 @@ def search(state, seat: int | None = None, iterations: int | None = None,
         if meanwhile is not None:
             meanwhile()
         rows = [_run(state.array, state.game.engine, seat, stage, iterations, seconds, seed,
-                     options, refine, progress, chance, entered)]
+                     options, progress, chance, entered)]
     else:
         rows = _run_workers(state, seat, stage, iterations, seconds, seed, options, workers,
-                            refine, meanwhile, progress, chance, entered)
+                            meanwhile, progress, chance, entered)
     if progress is not None:
         progress(1.0)
-    return _result(state, stage, rows, time.perf_counter() - started, refine > 0, plans)
+    return _result(state, stage, rows, time.perf_counter() - started, plans)
 
 
 class _Worker:
-    """One worker's tree and counters: the bandit's phase, then the refinement's."""
+    """One worker's tree, random state and counters."""
 
-    def __init__(self, array, tables, seat, stage, iterations, seconds, seed, options, refine,
+    def __init__(self, array, tables, seat, stage, iterations, seconds, seed, options,
                  chance, started=None):
         self.array, self.tables, self.seat, self.stage = array, tables, seat, stage
         self.chance = chance
@@ -246,7 +238,6 @@ class _Worker:
         self.started = time.perf_counter() if started is None else started
         self.timed = 0.0                       # seconds spent in the numba calls
         self.target = iterations if iterations is not None else capacity
-        self.refine = refine
         self.progress = None                   # a function of the share done (0..1)
         self.reported = self.started
 
@@ -272,14 +263,18 @@ class _Worker:
             step = target - self.done if one_call else min(CHUNK, target - self.done)
             if deadline is not None:    # a call may not run far past the deadline
                 step = self._timed_step(step, deadline)
-            began = time.perf_counter()
-            self.actions += iterate(self.array, self.tables, self.seat, self.stage,
-                                    self.tree, step, self.rng, options(self), self.chance)
-            self.timed += time.perf_counter() - began
-            self.done += step
-            self.tick()
+            self.call(step, options(self))
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+
+    def call(self, step, options):
+        """One numba call of ``step`` iterations with ``options``, timed and counted."""
+        began = time.perf_counter()
+        self.actions += iterate(self.array, self.tables, self.seat, self.stage, self.tree,
+                                step, self.rng, options, self.chance)
+        self.timed += time.perf_counter() - began
+        self.done += step
+        self.tick()
 
     def _timed_step(self, step, deadline):
         """Under a time budget: at most ``step`` iterations, as many as the seconds per
@@ -294,38 +289,7 @@ class _Worker:
         return max(1, min(step, int(left / per) if per > 0 else step))
 
     def bandit(self):
-        self._until(self.target - int(self.target * self.refine), 1.0 - self.refine,
-                    lambda _: self.options, False)
-
-    def top_two(self) -> list[int]:
-        """The codes of the two most visited root decisions (by this worker)."""
-        used = int(self.tree.used[0])
-        order = np.argsort(-self.tree.visits[0, :used], kind="stable")[:2]
-        return [int(self.tree.decision[0, j]) for j in order]
-
-    def refine_on(self, codes):
-        """The rest of the budget on the root decisions ``codes``, the one with fewer
-        visits each time, so both end with about as many. (Pairing them on the same
-        determinization, common random numbers, was measured and gained nothing: see
-        benchmarks/README.md.)"""
-        used = int(self.tree.used[0])
-        slots = [j for j in range(used) if int(self.tree.decision[0, j]) in codes]
-        if len(slots) < 2:
-            return
-        forced = self.options.copy()
-
-        def options(worker):
-            visits = worker.tree.visits[0]
-            forced[FORCE_SLOT] = float(min(slots, key=lambda j: (visits[j], j)))
-            return forced
-
-        self._until(self.target, 1.0, options, True)
-
-    def root_visits(self) -> list[tuple[int, int]]:
-        """(decision, visits) of each root decision: what workers share before refining."""
-        used = int(self.tree.used[0])
-        return [(int(self.tree.decision[0, j]), int(self.tree.visits[0, j]))
-                for j in range(used)]
+        self._until(self.target, 1.0, lambda _: self.options, False)
 
     def root(self):
         """(decision, visits, avail, reward, points, squares, wins, iterations, actions) of
@@ -338,24 +302,20 @@ class _Worker:
                 tree.wins[0, :used].copy(), self.done, int(self.actions))
 
 
-def _run(array, tables, seat, stage, iterations, seconds, seed, options, refine=0.0,
-         progress=None, chance=None, started=None):
+def _run(array, tables, seat, stage, iterations, seconds, seed, options, progress=None,
+         chance=None, started=None):
     """One worker's whole search: its root row (see ``_Worker.root``)."""
     chance = NO_TABLE if chance is None else chance
-    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                     chance, started)
+    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, chance,
+                     started)
     worker.progress = progress
     worker.bandit()
-    if refine and int(worker.tree.used[0]) >= 2:
-        worker.refine_on(worker.top_two())
     return worker.root()
 
 
-def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers, refine,
+def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers,
                  meanwhile=None, progress=None, chance=None, started=None):
-    """Root parallelism: this process searches as worker 0 and forks the others. With
-    ``refine`` the workers agree on the two decisions to refine: each reports its root
-    visits after the bandit's phase, and all refine the two most visited over all workers."""
+    """Root parallelism: this process searches as worker 0 and forks the others."""
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
@@ -370,7 +330,7 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
         mine, theirs = context.Pipe()
         process = context.Process(target=_worker_main, daemon=True, args=(
             theirs, state.array, tables, seat, stage, iterations, seconds, seed + w, options,
-            refine, chance, started))
+            chance, started))
         process.start()
         theirs.close()
         links.append(mine)
@@ -379,20 +339,9 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
     try:
         if meanwhile is not None:
             meanwhile()
-        own = _Worker(state.array, tables, seat, stage, iterations, seconds, seed, options,
-                      refine, chance, started)
-        own.progress = progress
-        own.bandit()
-        visits: dict[int, int] = {}
-        for part in [own.root_visits()] + [link.recv() for link in links]:
-            for code, count in part:
-                visits[code] = visits.get(code, 0) + count
-        pair = sorted(visits, key=lambda code: -visits[code])[:2] if refine else []
-        for link in links:
-            link.send(pair)
-        if pair:
-            own.refine_on(pair)
-        return [own.root()] + [link.recv() for link in links]
+        own = _run(state.array, tables, seat, stage, iterations, seconds, seed, options,
+                   progress, chance, started)
+        return [own] + [link.recv() for link in links]
     except EOFError:
         raise SearchError("a search worker stopped without an answer") from None
     finally:
@@ -402,21 +351,14 @@ def _run_workers(state, seat, stage, iterations, seconds, seed, options, workers
                 process.kill()
 
 
-def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                 chance, started=None):
-    worker = _Worker(array, tables, seat, stage, iterations, seconds, seed, options, refine,
-                     chance, started)
-    worker.bandit()
-    link.send(worker.root_visits())
-    pair = link.recv()
-    if pair:
-        worker.refine_on(pair)
-    link.send(worker.root())
+def _worker_main(link, array, tables, seat, stage, iterations, seconds, seed, options, chance,
+                 started=None):
+    link.send(_run(array, tables, seat, stage, iterations, seconds, seed, options, None,
+                   chance, started))
     link.close()
 
 
-def _result(state, stage, rows, seconds, refined=False,
-            plans=PLANS_DEFAULT) -> SearchResult:
+def _result(state, stage, rows, seconds, plans=PLANS_DEFAULT) -> SearchResult:
     merged: dict[int, list] = {}
     order: list[int] = []
     total_iterations = 0
@@ -450,8 +392,6 @@ def _result(state, stage, rows, seconds, refined=False,
                               (mean - half, mean + half), wins / visits if visits else 0.0,
                               tuple(actions)))
     found.sort(key=lambda d: (-d.visits, -d.mean_points))
-    if refined and len(found) >= 2:             # the two refined ones, the better first
-        found[:2] = sorted(found[:2], key=lambda d: -d.mean_points)
     if not found:                               # a forced move: nothing was searched
         legal = _available(state, stage, plans)
         code = legal[0]
