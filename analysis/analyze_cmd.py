@@ -8,6 +8,7 @@ import time
 
 from analysis.analyzer import (
     DEFAULT_WORKERS,
+    PLANS_ANALYZE,
     Position,
     analyze,
     build_state,
@@ -16,7 +17,7 @@ from analysis.analyzer import (
 )
 from solver.engine import records
 from solver.errors import BiribaError, OutOfRangeError
-from solver.search.plans import PLANS_ALL, PLANS_DEFAULT
+from solver.search.plans import PLANS_BASIC
 
 
 def add_analyze_command(commands, add_rules_arguments) -> None:
@@ -44,18 +45,20 @@ def add_analyze_command(commands, add_rules_arguments) -> None:
     parser.add_argument("--packets-taken", action="append", metavar="TEAM",
                         help="the teams that took their packet" + lists)
     parser.add_argument("--seconds", type=float,
-                        help="seconds for the whole analysis (default 2; the search gets "
-                             "what is left after the position is set up)")
-    parser.add_argument("--iterations", type=int, help="search iterations instead of time")
+                        help="the cap on the whole analysis in seconds (default 10; it "
+                             "stops sooner once the best is separated)")
+    parser.add_argument("--iterations", type=int,
+                        help="the cap in rollouts over all workers, instead of time "
+                             "(with --seed: the same answer every time)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
                         help=f"search processes (default {DEFAULT_WORKERS}; the same "
                              "number on every machine, so --iterations with --seed gives "
                              "the same answer everywhere)")
-    parser.add_argument("--plans", type=int, default=PLANS_DEFAULT,
-                        help=f"the lay-down plans weighed, a mask (default {PLANS_DEFAULT}: "
-                             f"the best and nothing; {PLANS_ALL}: also extend only, hold "
-                             "cards, go out)")
+    parser.add_argument("--plans", type=int, default=PLANS_ANALYZE,
+                        help=f"the lay-down plans weighed, a mask (default {PLANS_ANALYZE}: "
+                             "the best, nothing, extend only, hold cards, go out; "
+                             f"{PLANS_BASIC}: the best and nothing)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(handler=cmd_analyze)
 
@@ -115,12 +118,13 @@ def _compile_engine() -> None:
 
 
 def cmd_analyze(args) -> int:
-    from solver.search.search import check_budget, check_plans
+    from solver.search.search import check_budget, check_plans, check_seed
 
     started = time.perf_counter()               # the budget is the command's
-    target = _target(args)
     check_budget(args.iterations, args.seconds, args.workers)
     check_plans(args.plans)
+    check_seed(args.seed)
+    target = _target(args)
     # compiled first: building the state runs the engine, which would compile on its own,
     # one part after another on one core
     _compile_engine()
@@ -141,7 +145,7 @@ def cmd_analyze(args) -> int:
 
 
 def table_lines(result) -> list[str]:
-    """The analysis for people: the lay-down, the ranked decisions, the turns, the verdict."""
+    """The analysis for people: the lay-down, the ranked decisions, the verdict, why."""
     laydown = result.best_laydown
     lines = [f"seat {result.seat} to {result.phase}; {result.iterations} iterations in "
              f"{result.seconds:.1f} s"]
@@ -151,32 +155,29 @@ def table_lines(result) -> list[str]:
     lines.append(f"best lay-down now: {laydown['points']} points"
                  + (": " + ", ".join(melds + extensions) if melds or extensions
                     else " (nothing)"))
-    lines.append(f"{'decision':<44} {'mean':>7} {'95% interval':>17} {'win':>5} {'loss':>6} "
-                 f"{'samples':>7}")
+    width = max([len(row["decision"]) for row in result.decisions] + [20])
+    width = min(width, 60)
+    lines.append(f"  {'decision':<{width}} {'mean':>6} {'95% interval':>14} {'win':>4} "
+                 f"{'loss':>5} {'samples':>7}")
     for index, row in enumerate(result.decisions):
         mark = "* " if index == 0 and row["mean"] is not None else "  "
-        name = row["decision"] if len(row["decision"]) <= 42 else row["decision"][:39] + "..."
+        name = row["decision"] if len(row["decision"]) <= width else \
+            row["decision"][:width - 3] + "..."
         if row["mean"] is None:
-            lines.append(f"{mark}{name:<42} {'-':>7} {'(too few samples)':>17} {'-':>5} "
-                         f"{'-':>6} {row['visits']:>7}")
+            lines.append(f"{mark}{name:<{width}} {'-':>6} {'(too few)':>14} {'-':>4} "
+                         f"{'-':>5} {row['visits']:>7}")
             continue
         low, high = row["ci95"]
         near = "" if index == 0 or row["separated"] else "  ~"
-        lines.append(f"{mark}{name:<42} {row['mean']:>+7.0f} {f'[{low:+.0f}, {high:+.0f}]':>17}"
-                     f" {row['win']:>5.0%} {row['loss']:>6.0f} {row['visits']:>7}{near}")
-    if result.turns:
-        lines.append("whole turns (a lay-down and the discard that ends it):")
-        for turn in result.turns:
-            low, high = turn["ci95"]
-            what = f"{turn['plan']}, then {turn['discard']}"
-            what = what if len(what) <= 54 else what[:51] + "..."
-            lines.append(f"  {what:<54} {turn['mean']:>+7.0f} [{low:+.0f}, {high:+.0f}] "
-                         f"{turn['visits']:>6}")
+        lines.append(f"{mark}{name:<{width}} {row['mean']:>+6.0f} "
+                     f"{f'[{low:+.0f}, {high:+.0f}]':>14} {row['win']:>4.0%} "
+                     f"{row['loss']:>5.0f} {row['visits']:>7}{near}")
     verdict = {"separated": "the best is separated from every other decision",
-               "too close to call": "too close to call: the best's interval overlaps "
-                                    "another's (marked ~)",
+               "too close to call": "too close to call: the cap was spent before the "
+                                    "best separated from the decisions marked ~",
                "forced": "forced: one legal decision"}[result.verdict]
     lines.append(f"verdict: {verdict}")
     lines.append(f"why: {result.reason}")
-    lines.append("(* best; ~ its interval overlaps the best's; loss: points behind the best)")
+    lines.append("(* best; ~ not separated from the best on the same deals; loss: points "
+                 "behind the best)")
     return lines

@@ -216,7 +216,6 @@ class Analysis(NamedTuple):
     best_laydown: dict            # as ``biriba best --json``
     decisions: list[dict]         # ranked by mean, best first, then those without figures
     verdict: str                  # "separated", "too close to call", "forced"
-    turns: list[dict]             # play phase: the best whole turns (plan and discard)
     reason: str
     iterations: int
     seconds: float
@@ -230,8 +229,9 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
             started: float | None = None, progress=None,
             plans: int = PLANS_ANALYZE) -> Analysis:
     """Analyze a :class:`Position` (or an engine State): the best lay-down now and every
-    decision of the phase, ranked by :func:`solver.search.evaluate.evaluate`, which
-    searches until the best is separated or the cap is spent: ``seconds`` (default
+    decision of the phase (in the play phase, whole turns: a lay-down and its discard),
+    ranked by :func:`solver.search.evaluate.evaluate`, which samples until the best is
+    separated or the cap is spent: ``seconds`` (default
     ``DEFAULT_SECONDS``, the whole analysis counted from ``started``, a
     ``time.perf_counter()`` reading; default now) or ``iterations`` in total over the
     ``workers``. ``progress`` (a function of the share of the cap spent) is told how far
@@ -244,18 +244,17 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
         raise ImpossiblePositionError("the round is over: there is nothing to decide")
     seat = state.current_player()
     if seconds is not None:     # kept back for naming the decisions and the reasons
-        seconds = max(seconds - NAMING_SECONDS, seconds * MIN_SEARCH_SHARE)
+        seconds = max(seconds - NAMING_SECONDS - (time.perf_counter() - started),
+                      seconds * MIN_SEARCH_SHARE)
     prepared = {}
 
     def meanwhile():            # while the workers search: the lay-down
         prepared["laydown"] = best_laydown(state)
 
     result = evaluate(state, iterations=iterations, seconds=seconds, seed=seed,
-                      workers=workers, plans=plans, progress=progress, meanwhile=meanwhile,
-                      started=started)
+                      workers=workers, plans=plans, progress=progress, meanwhile=meanwhile)
     decisions = [_row(state, figure) for figure in result.decisions]
-    turns = [turn.to_dict() for turn in result.turns]
-    return Analysis(state.phase, seat, prepared["laydown"], decisions, result.verdict, turns,
+    return Analysis(state.phase, seat, prepared["laydown"], decisions, result.verdict,
                     reason(state, result), result.iterations, time.perf_counter() - started)
 
 
@@ -268,7 +267,8 @@ def _row(state, figure) -> dict:
     return {"decision": label(figure), "mean": figure.mean,
             "ci95": None if figure.ci95 is None else list(figure.ci95), "win": figure.win,
             "loss": figure.loss, "visits": figure.visits, "separated": figure.separated,
-            "plan": plan, "why": facts(state, figure.code, figure.actions)}
+            "plan": plan, "why": facts(state, figure.code, figure.actions)
+            if figure.mean is not None else []}
 
 
 def label(decision) -> str:
@@ -301,8 +301,8 @@ def reason(state, result) -> str:
         return f"{label(best)}: the only legal decision"
     what = sentence(state, best.code, best.actions)
     if best.mean is None:
-        return f"{label(best)}: the cap was spent before any decision had " \
-               f"{MIN_SAMPLES} samples" + (f"; {what}" if what else "")
+        return f"no decision got the {MIN_SAMPLES} samples a figure needs within the cap: " \
+               "give more --seconds or --iterations"
     text = f"{label(best)}: {best.mean:+.0f} points expected for your team"
     if what:
         text += f"; {what}"
@@ -310,7 +310,8 @@ def reason(state, result) -> str:
     if len(ranked) > 1:
         second = ranked[1]
         if result.verdict == "separated":
-            text += f"; {second.loss:.0f} points better than {label(second)}, the next best"
+            text += f"; {second.loss:.0f} points better than {label(second)}, the next best, " \
+                    "on the same deals"
         else:
             text += f"; too close to call against {label(second)} ({second.mean:+.0f})"
     return text

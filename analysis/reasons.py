@@ -23,11 +23,20 @@ from solver.search.plans import is_lay
 
 
 def facts(state, code: int, actions) -> list[str]:
-    """What decision ``code`` (played as the engine ``actions``) does, in a few phrases."""
-    if code == D.LAY_NONE:
-        return _holding(state)
+    """What decision ``code`` (played as the engine ``actions``: a whole turn may end with
+    its discard) does, in a few phrases."""
+    actions = list(actions)
     if is_lay(code):
-        return _laying(state, actions)
+        discard = actions[-1] if actions and \
+            actions[-1] >> L.TYPE_SHIFT == L.ACTION_DISCARD else None
+        laid = actions[:-1] if discard is not None else actions
+        said = _holding(state, discard is not None) if not laid else _laying(state, laid)
+        if discard is not None:
+            trial = state.clone()
+            for action in laid:
+                trial.apply_trusted(action)
+            said += _discarding(trial, decode(discard)[2])
+        return said
     kind_of_action, _, key = decode(code)
     if kind_of_action == L.ACTION_DISCARD:
         return _discarding(state, key)
@@ -183,10 +192,10 @@ def _laying(state, actions) -> list[str]:
     return said
 
 
-def _holding(state) -> list[str]:
+def _holding(state, discarding=False) -> list[str]:
     seat = state.current_player()
     team = state.team_of(seat)
-    said = [f"keeps all {len(state.hand(seat))} cards"]
+    said = ["lays nothing" if discarding else f"keeps all {len(state.hand(seat))} cards"]
     minimum = int(state.array[L.MINIMUM + team]) if not state.array[L.OPENED + team] else 0
     if minimum:
         from analysis.analyzer import best_laydown

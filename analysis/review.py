@@ -1,20 +1,17 @@
 """``biriba review``: every decision of a saved game re-analyzed, graded, summed up.
 
-Each decision point of the reviewed seats with more than one decision (as the search sees
-them) is evaluated from what that player knew, by the same function as ``biriba analyze``
-and the coach (:func:`solver.search.evaluate.evaluate`), with the decision played forced
-to its own samples. Its loss is the best's mean less the played one's, counted only when
-their 95% intervals do not overlap (below that the budget cannot tell them apart: the
-decision is *too close to call* and loses nothing); a decision below the minimum of
-samples is never graded. Grades, by the loss:
+Each decision point of the reviewed seats with more than one choice is evaluated from what
+that player knew, by the same function as ``biriba analyze`` and the coach
+(:func:`solver.search.evaluate.evaluate`), with the turn played among the contenders: a
+pickup, or in the play phase the whole turn (the lay-down, any one the rules allow, and
+the discard that ends it). Its loss is the best's mean less the played one's, counted
+only when the two are separated on their paired difference (the same deals); below that
+the budget cannot tell them apart, the decision is *too close to call* and loses nothing.
+A decision below the minimum of samples is never graded. Grades, by the loss:
 
 - *inaccuracy*: INACCURACY (20) points or more;
 - *mistake*: MISTAKE (50) or more;
 - *blunder*: BLUNDER (100) or more.
-
-A lay-down that is none of the search's plans (``LAY_BEST`` and the others of
-:mod:`solver.search.plans`) is valued by an evaluation of the position after it (the best
-discard there).
 
 The summary, per seat (:func:`summary`): the decisions with a choice; those that count
 (not *obvious*: an obvious decision is one where every ranked alternative is within
@@ -37,9 +34,9 @@ from typing import NamedTuple
 from solver.engine import layout as L
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
-from solver.search.evaluate import evaluate
-from solver.search.plans import PLANS_DEFAULT, is_lay
-from solver.search.search import available_decisions, check_budget, expansion
+from solver.search.evaluate import evaluate, turns_of
+from solver.search.plans import PLANS_ALL
+from solver.search.search import check_budget, check_seed, default_stage
 
 from analysis.reasons import sentence
 
@@ -89,11 +86,11 @@ def grade(loss: float) -> str:
 
 def review(state, seats=None, iterations: int | None = None, seconds: float | None = None,
            seed: int = 0, workers: int = WORKERS, progress=None, between=None,
-           plans: int = PLANS_DEFAULT) -> Review:
+           plans: int = PLANS_ALL) -> Review:
     """Review the game whose final state (with its history) is ``state``, or the saved
     record at that path; ``between`` (first, last) limits it to the decisions starting at
     those action indices. The budget caps each decision's evaluation (default ITERATIONS
-    iterations in total); decision N's seed is ``seed + N``."""
+    rollouts in total); decision N's seed is ``seed + N``."""
     if isinstance(state, (str, os.PathLike)):
         from solver.engine import records
 
@@ -104,64 +101,73 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
     game = state.game
     seats = list(range(game.players)) if seats is None else list(seats)
     history = list(state.history)
+    check_seed(seed)
+    check_seed(seed + len(history))         # decision N's seed is seed + N
     current = game.new_initial_state(state.seed, state.dealer)
     found: list[Reviewed] = []
     index = 0
-    stage = D.STAGE_LAY
-    turn = None
     while index < len(history) and not current.is_terminal():
         seat = current.current_player()
-        key = (int(current.array[L.ROUND]), int(current.array[L.TURNS]), seat)
-        if key != turn or int(current.array[L.PHASE]) != L.PLAY:
-            stage = D.STAGE_LAY if key != turn else stage
-        turn = key
-        options = available_decisions(current, stage, plans)
-        played, step, after_stage = _played(current, history, index, stage, options)
+        stage = default_stage(current)
+        step = turn_length(current, history, index, stage)
         inside = between is None or between[0] <= index <= between[1]
-        if seat in seats and len(options) > 1 and inside:
-            found.append(_judge(current, history, index, step, stage, played, iterations,
-                                seconds, seed + index, workers, plans))
+        if seat in seats and inside and len(turns_of(current, stage, plans)) > 1:
+            found.append(_judge(current, index, history[index:index + step], stage,
+                                iterations, seconds, seed + index, workers, plans))
             if progress:
                 progress(index, len(history))
         for action in history[index:index + step]:
             current.apply_trusted(action)
         index += step
-        stage = after_stage
     final = current if current.is_terminal() else None
     outcome = _outcome(final, game.players)
     return Review(found, summary(found, seats, outcome), outcome)
 
 
-def _judge(state, history, index, step, stage, played, iterations, seconds, seed, workers,
+def turn_length(state, history, index, stage) -> int:
+    """How many of the record's actions from ``index`` make one turn as the evaluation
+    sees it: in the play phase before the lay-down, the lay-down and the discard that ends
+    it; else one action."""
+    if int(state.array[L.PHASE]) != L.PLAY or stage != D.STAGE_LAY:
+        return 1
+    seat = state.current_player()
+    trial = state.clone()
+    step = 0
+    while index + step < len(history):
+        action = history[index + step]
+        kind_of_action = action >> L.TYPE_SHIFT
+        if kind_of_action not in (L.ACTION_LAY, L.ACTION_EXTEND, L.ACTION_DISCARD):
+            break
+        trial.apply_trusted(action)
+        step += 1
+        if kind_of_action == L.ACTION_DISCARD or trial.is_terminal() or \
+                trial.current_player() != seat:
+            break
+    return max(step, 1)
+
+
+def _judge(state, index, actions, stage, iterations, seconds, seed, workers,
            plans) -> Reviewed:
     """One decision's evaluation and grade."""
     seat = state.current_player()
-    moves = _moves_text(state, history[index:index + step] if step else [])
-    if played >= 0:
-        result = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
-                          workers=workers, plans=plans, played=played, margin=MISTAKE)
-        mine = result.played
-        name, mean, half, samples = mine.name, mine.mean, mine.half, mine.visits
-    else:                                    # a lay-down the search does not offer
-        result = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
-                          workers=workers, plans=plans)
-        name = moves
-        mean, half, samples = _value_after(state, history, index, step, seed, iterations,
-                                           seconds, workers, plans)
-    best = result.best
+    result = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
+                      workers=workers, plans=plans, played=actions, margin=MISTAKE)
+    mine, best = result.played, result.best
     ranked = result.ranked
-    gap = (best.mean - mean) if best.mean is not None and mean is not None else 0.0
-    separated = best.mean is not None and mean is not None and gap > best.half + half
-    loss = max(0.0, gap) if separated else 0.0
+    known = mine.mean is not None and best.mean is not None
+    gap = best.mean - mine.mean if known else 0.0
+    loss = max(0.0, gap) if known and mine.separated else 0.0
     obvious = len(ranked) > 1 and all(f.loss < INACCURACY for f in ranked) and \
         all(f.mean is not None for f in result.decisions)
     why = sentence(state, best.code, best.actions)
-    if grade(loss) and played >= 0:
-        why = f"{name}: {sentence(state, played, mine.actions)}; better: {best.name}: {why}"
-    verdict = ("best" if mean is not None and best.mean is not None and gap <= 0
-               else "separated" if separated else "too close to call")
-    return Reviewed(index, seat, name, best.name, mean, best.mean, loss, grade(loss),
-                    verdict, samples, obvious, why, moves)
+    if grade(loss):
+        why = f"{mine.name}: {sentence(state, mine.code, mine.actions)}; better: " \
+              f"{best.name}: {why}"
+    verdict = ("best" if known and mine.actions == best.actions
+               else "separated" if loss > 0 else "too close to call")
+    return Reviewed(index, seat, mine.name, best.name, mine.mean, best.mean, loss,
+                    grade(loss), verdict, mine.visits, obvious, why,
+                    _moves_text(state, actions))
 
 
 def _moves_text(state, actions) -> str:
@@ -170,7 +176,7 @@ def _moves_text(state, actions) -> str:
     for action in actions:
         names.append(trial.action_to_string(action))
         trial.apply_trusted(action)
-    return "; ".join(names) if names else "lay nothing"
+    return "; ".join(names)
 
 
 def _outcome(final, players) -> list[int]:
@@ -183,52 +189,6 @@ def _outcome(final, players) -> list[int]:
         others = [s for t, s in enumerate(scores) if t != team]
         out.append(int(scores[team] - max(others, default=0)))
     return out
-
-
-def _played(state, history, index, stage, options):
-    """(the decision the record's next actions stand for, how many actions, the stage after)."""
-    action = history[index]
-    kind_of_action = action >> L.TYPE_SHIFT
-    if int(state.array[L.PHASE]) != L.PLAY or kind_of_action in (L.ACTION_DISCARD,
-                                                                  L.ACTION_REDRAW):
-        if kind_of_action == L.ACTION_DISCARD and stage == D.STAGE_LAY and \
-                D.LAY_NONE in options:
-            return D.LAY_NONE, 0, D.STAGE_DISCARD
-        return action, 1, D.STAGE_LAY
-    seat = state.current_player()
-    step = 0
-    while (index + step < len(history)
-           and history[index + step] >> L.TYPE_SHIFT in (L.ACTION_LAY, L.ACTION_EXTEND)):
-        step += 1
-    trial = state.clone()
-    for a in history[index:index + step]:
-        trial.apply_trusted(a)
-        if trial.is_terminal() or trial.current_player() != seat:
-            break
-    code = -1
-    for option in options:                 # the plan the search offered that was played
-        if is_lay(option) and option != D.LAY_NONE and \
-                expansion(state, option, stage) == history[index:index + step]:
-            code = option
-            break
-    return code, step, D.STAGE_DISCARD
-
-
-def _value_after(state, history, index, step, seed, iterations, seconds, workers, plans):
-    """(mean, 95% half-width, samples) of a lay-down the search did not offer: the best
-    discard after it."""
-    trial = state.clone()
-    for action in history[index:index + step]:
-        trial.apply_trusted(action)
-    if trial.is_terminal():
-        scores = trial.round_scores()
-        team = trial.team_of(state.current_player())
-        others = [s for t, s in enumerate(scores) if t != team]
-        return float(scores[team] - max(others, default=0)), 0.0, 1
-    result = evaluate(trial, D.STAGE_DISCARD, iterations=iterations, seconds=seconds,
-                      seed=seed, workers=workers, plans=plans)
-    best = result.best
-    return best.mean, best.half, best.visits
 
 
 def summary(found, seats, outcome=()) -> dict:
@@ -250,10 +210,37 @@ def summary(found, seats, outcome=()) -> dict:
             "mean_loss": mean,
             "mean_loss_ci95": [max(0.0, mean - half), mean + half] if n > 1 else None,
             "accuracy": accuracy(mean),
+            "accuracy_ci95": [accuracy(mean + half), accuracy(max(0.0, mean - half))]
+            if n > 1 else None,
+            "rating": rating(mean, half) if n > 1 else None,
             **{name: sum(d.grade == name for d in mine) for name in GRADES[1:]},
             "luck": _luck(mine, outcome[seat] if seat < len(outcome) else None),
         }
     return table
+
+
+# The mean loss per counted decision of computer players of known strength, reviewed at the
+# default settings (python -m benchmarks.trust calibration; benchmarks/README.md "Trust"):
+# the rating band names the reference players whose figures a seat's interval reaches.
+CALIBRATION = ()
+
+
+def rating(mean_loss: float, half: float) -> str:
+    """The band of computer players a mean loss (with its 95% half-width) is like:
+    CALIBRATION holds (player, mean loss), the strongest (least loss) first."""
+    if not CALIBRATION:
+        return "uncalibrated"
+    low, high = mean_loss - half, mean_loss + half
+    like = [name for name, reference in CALIBRATION if low <= reference <= high]
+    if like:
+        return "like " + " or ".join(like)
+    better = [name for name, reference in CALIBRATION if reference < low]
+    worse = [name for name, reference in CALIBRATION if reference > high]
+    if not better:
+        return f"stronger than {worse[0]}"
+    if not worse:
+        return f"weaker than {better[-1]}"
+    return f"between {worse[0]} and {better[-1]}"
 
 
 def accuracy(mean_loss: float) -> float:
@@ -371,6 +358,7 @@ def cmd_review(args) -> int:
 
     check_budget(args.iterations if args.iterations is not None or args.seconds is not None
                  else ITERATIONS, args.seconds, args.workers)
+    check_seed(args.seed)
     if args.plot:
         _pyplot()                       # refused before the review, not after it
     for path in (args.plot, args.html):

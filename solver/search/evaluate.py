@@ -1,32 +1,38 @@
 """``evaluate(state, ...)``: the decisions at a point, ranked, with figures sized until sure.
 
 ``biriba analyze``, the hint, the coach and the review all rank decisions with this one
-function. It runs the ISMCTS search (:mod:`solver.search.search`'s worker) in three steps:
+function. What it ranks are *turns* (:func:`turns_of`): in the play phase before the
+lay-down, a lay-down plan together with the discard that ends the turn (every plan of the
+``plans`` mask, every legal discard after it); otherwise the decisions themselves (a pickup,
+a discard). A turn is valued by flat Monte Carlo with common random numbers
+(:mod:`solver.search.flat`): a sample deals the unseen cards once and plays every active
+turn on that deal, then the greedy player for every seat to the end of the round. A figure
+is the mean round-score difference for the player's team over the turn's samples, with its
+95% interval and the share of rounds won, all from those samples.
 
-1. **The bandit** for ``BANDIT_SHARE`` of the budget (at most ``BANDIT_SECONDS`` of a time
-   budget): it grows the tree and names the *contenders*, the ``CONTENDERS`` most visited
-   root decisions, and the decision played when a review asks about one.
-2. **Forced samples**: each contender's root slot is forced until it has ``MIN_SAMPLES``
-   iterations of its own. The figures count the forced iterations only, so every mean,
-   interval and win rate comes from the same samples, none rests on a handful of
-   rollouts, and none on the bandit's preference for what looked good early.
-3. **Sized until sure**: rounds that force the best and the contender closest to it, each
-   round about ``ROUND_GROWTH`` of their samples so far (shared to narrow their
-   difference fastest), until the best's 95% interval no longer overlaps any other
-   contender's (*separated*), or the budget, the cap, is spent: then the best is *too close
-   to call*. With ``played`` (a review) the question is that decision's loss instead: the
-   rounds refine it against its closest rival (the best, or the runner-up when it is the
-   best) and stop once the two are separated or it surely loses less than ``margin``
-   points to the rival.
+The steps:
 
-The budget is a cap: ``iterations`` in total over all workers (deterministic with a seed),
-or ``seconds`` of wall time from the call. A decision below ``MIN_SAMPLES`` forced samples
-(not a contender, or a budget too small) is listed after the ranked ones, with no mean,
-no interval and no loss.
+1. **Screening**, when there are more turns than ``CONTENDERS``: ``SCREEN`` samples of
+   every turn; the ``CONTENDERS`` best (and the turn played, in a review) go on, the others
+   keep their few samples and no figures.
+2. **The minimum**: every contender gets ``MIN_SAMPLES`` samples (the same deals for all).
+3. **Sized until sure**: rounds of about ``ROUND_GROWTH`` of the best's samples, on the
+   contenders still *open*. A contender is *separated* from the best when the mean of
+   their paired difference (the same deals) exceeds ``Z_SEPARATE`` standard errors (a 95%
+   test widened for looking after every round); a separated one leaves the rounds with the
+   figures it has. The rounds stop when every other contender is separated (the best is
+   *separated*), or when the cap is spent (*too close to call*). With ``played`` (a
+   review) the rounds stop once the played turn is separated from the best (a clear
+   loss), is separated as the best, or surely loses less than ``margin`` points.
 
-In the play phase at the lay-down (the *lay stage*), the search's tree also holds the
-discards that end each lay-down plan: :attr:`Evaluation.turns` ranks those whole turns
-(a plan and its discard) from their own samples.
+The budget is a cap: ``iterations`` (rollouts, one turn on one deal) in total over all
+workers (deterministic with a seed), or ``seconds`` of wall time from ``started``. A turn
+below ``MIN_SAMPLES`` samples is listed after the ranked ones, with no mean, no interval
+and no loss.
+
+The continuation is the greedy player's: a figure answers "this turn, then everyone plays
+the greedy policy". The ISMCTS player (:mod:`solver.search.search`) plays deeper; the
+figures here are the ones that are the same from one seed to the next.
 """
 
 from __future__ import annotations
@@ -37,42 +43,39 @@ from typing import NamedTuple
 
 import numpy as np
 
+from solver.engine import core
 from solver.engine import layout as L
 from solver.errors import OutOfRangeError
 from solver.search import decisions as D
-from solver.search.loop import EPSILON, EXPLORATION, FORCE_SLOT, NO_FORCE, OPTIONS, PLANS, \
-    SCALE, iterate
+from solver.search.flat import PAIRS, SUMS, flat_samples
 from solver.search.plans import PLANS_DEFAULT, is_lay
-from solver.search.search import (CHUNK, EXPLORATION_DEFAULT, SCALE_DEFAULT, NO_TABLE,
-                                  SearchError, _Worker, _available, check_budget,
-                                  check_plans, decision_name, default_stage, expansion)
-from solver.search.tree import NO_NODE, NO_ROW, new_tree
+from solver.search.search import (SearchError, _available, check_budget, check_plans,
+                                  check_seed, decision_name, default_stage, expansion)
 
-MIN_SAMPLES = 32        # forced samples a decision needs before it gets figures
-CONTENDERS = 16         # root decisions that get them (a hand's discards fit)
-BANDIT_SHARE = 0.3      # of the budget: the bandit's step
-BANDIT_SECONDS = 0.8    # and of a time budget at most this
-ROUND_GROWTH = 0.3      # a round adds this share of the refined pair's samples
-ROUND_MIN = 32          # iterations per round at least (over all workers)
+MIN_SAMPLES = 32        # samples a turn needs before it gets figures
+SCREEN = 8              # samples of every turn when there are more than CONTENDERS
+CONTENDERS = 16         # turns that go on past the screening
+ROUND_GROWTH = 0.3      # a round adds this share of the best's samples
+ROUND_MIN = 16          # samples per round at least
 Z95 = 1.96
-TURNS = 6               # whole turns reported (plan and discard)
-BANDIT = -1             # an allocation's code for the bandit's own choice
-HUGE = 1 << 40
+Z_SEPARATE = 2.8        # separated: the paired difference beyond this many standard errors
+CHUNK_SECONDS = 0.05    # a numba call under a time budget takes about this at most
 
 
 class Figure(NamedTuple):
-    """One decision's figures, all from its ``visits`` forced samples."""
+    """One turn's figures, all from its ``visits`` samples."""
 
     name: str
-    code: int
-    actions: tuple[int, ...]    # the engine actions it stands for in the real state
+    code: int                   # the decision: an engine action, or a lay-down plan
+    discard: int | None         # the discard that ends a whole turn (play phase), or None
+    actions: tuple[int, ...]    # the engine actions of the turn in the real state
     visits: int
     mean: float | None          # the expected round-score difference for the team, points
     ci95: tuple[float, float] | None
     win: float | None           # the share of its samples whose round the team won
     loss: float | None          # the best's mean less this one's (>= 0)
-    separated: bool             # its interval and the best's do not overlap (for the
-                                # best: from every other ranked decision)
+    separated: bool             # apart from the best on their paired difference (for the
+                                # best: apart from every other ranked turn)
 
     @property
     def half(self) -> float:
@@ -85,28 +88,12 @@ class Figure(NamedTuple):
         return data
 
 
-class Turn(NamedTuple):
-    """A whole turn of the play phase: a lay-down plan and the discard that ends it."""
-
-    plan: str
-    discard: str
-    plan_code: int
-    discard_code: int
-    visits: int
-    mean: float
-    ci95: tuple[float, float]
-    win: float
-
-    def to_dict(self) -> dict:
-        return self._asdict() | {"ci95": list(self.ci95)}
-
-
 class Evaluation(NamedTuple):
     decisions: list[Figure]     # ranked by mean, best first; then those without figures
     verdict: str                # "separated", "too close to call", "forced"
-    turns: list[Turn]           # play phase, lay stage: the best whole turns
-    played: Figure | None       # the decision asked about (a review), else None
-    iterations: int
+    played: Figure | None       # the turn asked about (a review), else None
+    iterations: int             # rollouts, over all workers
+    samples: int                # deals
     seconds: float
     stage: int
 
@@ -120,27 +107,68 @@ class Evaluation(NamedTuple):
 
     def to_dict(self) -> dict:
         return {"decisions": [f.to_dict() for f in self.decisions], "verdict": self.verdict,
-                "turns": [t.to_dict() for t in self.turns],
                 "played": None if self.played is None else self.played.to_dict(),
-                "iterations": self.iterations, "seconds": self.seconds}
+                "iterations": self.iterations, "samples": self.samples,
+                "seconds": self.seconds}
+
+
+class Turn(NamedTuple):
+    name: str
+    code: int
+    discard: int | None
+    actions: tuple[int, ...]
+
+
+def turns_of(state, stage: int | None = None, plans: int = PLANS_DEFAULT) -> list[Turn]:
+    """The turns the player to move chooses among at ``stage`` (module doc), each once."""
+    stage = default_stage(state) if stage is None else stage
+    seat = state.current_player()
+    whole = int(state.array[L.PHASE]) == L.PLAY and stage == D.STAGE_LAY
+    found: list[Turn] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def add(name, code, discard, actions):
+        if tuple(actions) not in seen:
+            seen.add(tuple(actions))
+            found.append(Turn(name, code, discard, tuple(actions)))
+
+    for code in _available(state, stage, plans):
+        actions = expansion(state, code, stage)
+        name = decision_name(state, code, actions)
+        if whole and is_lay(code):
+            trial = state.clone()
+            for action in actions:
+                trial.apply_trusted(action)
+            if not trial.is_terminal() and trial.current_player() == seat:
+                discards = [a for a in trial.legal_actions()
+                            if a >> L.TYPE_SHIFT == L.ACTION_DISCARD]
+                for discard in discards:
+                    text = trial.action_to_string(discard)
+                    add(text if code == D.LAY_NONE else f"{name}, then {text}", code,
+                        discard, actions + [discard])
+                if discards:
+                    continue
+        add(name, code, None, actions)
+    return found
 
 
 def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
              seconds: float | None = None, seed: int = 0, workers: int = 1,
-             plans: int = PLANS_DEFAULT, played: int | None = None, margin: float = 0.0,
+             plans: int = PLANS_DEFAULT, played=None, margin: float = 0.0,
              min_samples: int = MIN_SAMPLES, progress=None, meanwhile=None,
-             exploration: float = EXPLORATION_DEFAULT, scale: float = SCALE_DEFAULT,
              started: float | None = None) -> Evaluation:
-    """Rank the decisions of the player to move in ``state`` at ``stage`` (module doc).
+    """Rank the turns of the player to move in ``state`` at ``stage`` (module doc).
 
-    ``iterations`` (in total, over the ``workers``) or ``seconds`` (wall time from
-    ``started``, a ``time.perf_counter()`` reading, default now) cap the budget; neither:
-    the search's default iterations. ``played``: a decision code whose loss a review
-    asks; ``margin``: the loss below which it does not matter (the rounds stop once the
-    played decision surely loses less). ``progress`` is told the share of the cap spent
-    after each round; ``meanwhile`` runs once while the workers search."""
+    ``iterations`` (rollouts in total, over the ``workers``) or ``seconds`` (wall time
+    from ``started``, a ``time.perf_counter()`` reading, default now) cap the budget;
+    neither: the search's default iterations. ``played``: the engine actions of a turn a
+    review asks about (one of :func:`turns_of`, or any legal sequence the player could
+    have played); ``margin``: the loss below which it does not matter. ``progress`` is
+    told the share of the cap spent after each round; ``meanwhile`` runs once while the
+    workers sample."""
     started = time.perf_counter() if started is None else started
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
+    check_seed(seed)
     check_plans(plans)
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or \
             not 2 <= min_samples <= 100_000:
@@ -148,217 +176,236 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
     if state.is_terminal():
         raise SearchError("the round is over: there is no decision to evaluate")
     stage = default_stage(state) if stage is None else stage
-    codes = _available(state, stage, plans)
-    if played is not None and played not in codes:
-        raise SearchError(f"decision {played} is not available here")
-    if len(codes) == 1:
+    turns = turns_of(state, stage, plans)
+    mine = None
+    if played is not None:
+        played = tuple(int(a) for a in played)
+        mine = next((k for k, t in enumerate(turns) if t.actions == played), None)
+        if mine is None:
+            turns.append(_custom_turn(state, played))
+            mine = len(turns) - 1
+    if len(turns) == 1:
         if meanwhile is not None:
             meanwhile()
-        figure = _figure(state, stage, codes[0], None, None, False)
-        return Evaluation([figure], "forced", [], figure if played is not None else None, 0,
+        figure = _figure(turns[0], None, None, False, min_samples)
+        return Evaluation([figure], "forced", figure if played is not None else None, 0, 0,
                           time.perf_counter() - started, stage)
     deadline = None if seconds is None else started + seconds
-    turns_wanted = int(state.array[L.PHASE]) == L.PLAY and stage == D.STAGE_LAY
-    run = _Run(state, stage, iterations, seconds, seed, workers, plans, exploration, scale,
-               turns_wanted)
+    run = _Run(state, turns, iterations, seed, workers)
     try:
-        run.bandit(deadline, meanwhile)
-        base = run.totals()                     # the figures count what comes after
-        order = sorted(codes, key=lambda c: -base.get((c,), _ZERO)[0])
-        contenders = order[:CONTENDERS]
-        if played is not None and played not in contenders:
-            contenders.append(played)
-        while True:
-            stats = _minus(run.totals(), base)
-            if progress is not None:
-                progress(run.share(deadline))
-            if run.spent(deadline):
-                break
-            allocation = _needed(stats, contenders, min_samples)
-            if not allocation:
-                pair = _pair(stats, contenders, min_samples, played, margin)
-                if pair is None:
-                    break
-                allocation = _split(stats, pair, run.workers)
-            before = run.done
-            run.play(allocation, deadline)
-            if run.done == before:
-                break                           # nothing could run: the cap or the tree
-        stats = _minus(run.totals(), base)
+        _rounds(run, len(turns), mine, margin, min_samples, deadline, progress, meanwhile,
+                seconds)
     finally:
         run.close()
-    return _evaluation(state, stage, codes, stats, min_samples, played, run.done,
-                       time.perf_counter() - started)
+    return _evaluation(turns, run.sums, run.pairs, min_samples, mine, run.rollouts,
+                       run.samples, time.perf_counter() - started, stage)
 
 
-_ZERO = np.zeros(4)
+def _custom_turn(state, actions) -> Turn:
+    """A turn given as engine actions (a lay-down the plans do not make), checked legal."""
+    trial = state.clone()
+    names = []
+    seat = state.current_player()
+    for action in actions:
+        if trial.is_terminal() or trial.current_player() != seat or \
+                not trial.can_apply(action):
+            raise SearchError(f"the turn {list(actions)} is not legal here")
+        names.append(trial.action_to_string(action))
+        trial.apply_trusted(action)
+    code = actions[0] if len(actions) == 1 else D.LAY_BEST
+    discard = actions[-1] if actions and actions[-1] >> L.TYPE_SHIFT == L.ACTION_DISCARD \
+        and len(actions) > 1 else None
+    return Turn("; ".join(names), code, discard, tuple(actions))
 
 
-def _moments(entry):
-    """(visits, mean, 95% half-width, win share) of a stats entry."""
-    visits, points, squares, wins = entry
-    n = int(visits)
+def _rounds(run, count, played, margin, min_samples, deadline, progress, meanwhile,
+            seconds):
+    """The screening, the minimum and the rounds until sure (module doc)."""
+    open_ = np.ones(count, dtype=np.bool_)
+    if count > CONTENDERS:
+        run.play(open_, SCREEN, deadline, meanwhile)
+        meanwhile = None
+        means = _means(run.sums)
+        keep = set(np.argsort(-means, kind="stable")[:CONTENDERS].tolist())
+        if played is not None:
+            keep.add(played)
+        open_[:] = [k in keep for k in range(count)]
+    while not run.spent(deadline):
+        if progress is not None:
+            progress(run.share(deadline, seconds))
+        lacking = min_samples - int(run.sums[open_, 0].min())
+        if lacking > 0:
+            samples = lacking
+        else:
+            best = _best(run.sums, open_, min_samples)
+            for k in np.flatnonzero(open_):
+                if k != best and k != played and _apart(run.pairs, best, k):
+                    open_[k] = False            # clearly behind: its figures are final
+            if played is None:
+                if open_.sum() <= 1:
+                    break
+            elif _settled(run, best, played, open_, margin):
+                break
+            samples = max(ROUND_MIN, int(ROUND_GROWTH * run.sums[best, 0]))
+        before = run.rollouts
+        run.play(open_, samples, deadline, meanwhile)
+        meanwhile = None
+        if run.rollouts == before:
+            break                               # the cap leaves no room for one deal
+    if progress is not None:
+        progress(run.share(deadline, seconds))
+
+
+def _means(sums) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(sums[:, 0] > 0, sums[:, 1] / np.maximum(sums[:, 0], 1), -np.inf)
+
+
+def _best(sums, mask, min_samples) -> int:
+    means = np.where(mask & (sums[:, 0] >= min_samples), _means(sums), -np.inf)
+    return int(np.argmax(means))
+
+
+def _difference(pairs, a, b):
+    """(mean, standard error) of turn a's result less turn b's on their shared deals."""
+    n, total, squares = pairs[a, b]
     if n < 2:
-        return n, (points / n if n else 0.0), math.inf, (wins / n if n else 0.0)
-    mean = points / n
+        return 0.0, math.inf
+    mean = total / n
     variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
-    return n, mean, Z95 * math.sqrt(variance / n), wins / n
+    return mean, math.sqrt(variance / n)
 
 
-def _ranked(stats, contenders, min_samples):
-    """[(code, mean, half)] of the contenders with enough samples, best mean first."""
-    rows = []
-    for code in contenders:
-        n, mean, half, _ = _moments(stats.get((code,), _ZERO))
-        if n >= min_samples:
-            rows.append((code, mean, half))
-    rows.sort(key=lambda row: -row[1])
-    return rows
+def _apart(pairs, best, other) -> bool:
+    """Whether ``other`` is separated below ``best`` (module doc)."""
+    mean, error = _difference(pairs, best, other)
+    return mean > Z_SEPARATE * error
 
 
-def _needed(stats, contenders, min_samples):
-    """The forced samples the contenders still lack: [(code, iterations)]."""
-    return [(code, min_samples - int(stats.get((code,), _ZERO)[0])) for code in contenders
-            if stats.get((code,), _ZERO)[0] < min_samples]
+def _settled(run, best, played, open_, margin) -> bool:
+    """Whether a review's question is answered: the played turn against its closest rival
+    (the best, or the best of the others when it is the best)."""
+    if played != best:
+        rival = best
+    else:
+        others = open_.copy()
+        others[played] = False
+        if not others.any():
+            return True                         # every other is separated below it
+        rival = _best(run.sums, others, 1)
+    mean, error = _difference(run.pairs, rival, played)
+    return abs(mean) > Z_SEPARATE * error or mean + Z_SEPARATE * error < margin
 
 
-def _pair(stats, contenders, min_samples, played, margin):
-    """The two decisions the next round refines, or None when the question is settled."""
-    rows = _ranked(stats, contenders, min_samples)
-    if len(rows) < 2:
-        return None
-    best = rows[0]
-    if played is not None:
-        mine = next((row for row in rows if row[0] == played), None)
-        if mine is None:
-            return None
-        # its closest rival: the best, or (when it is the best) the runner-up
-        rival = best if mine is not best else rows[1]
-        gap = rival[1] - mine[1]
-        halves = rival[2] + mine[2]
-        if abs(gap) > halves or gap + halves < margin:
-            return None                         # separated, or surely a small loss
-        return rival, mine
-    # the other whose interval reaches furthest into the best's, relative to their widths
-    closest = min(rows[1:], key=lambda row: (best[1] - row[1]) / (best[2] + row[2]))
-    if best[1] - closest[1] > best[2] + closest[2]:
-        return None                             # separated from every other contender
-    return best, closest
+class _Sampler:
+    """One worker's sums and random state (its seed: the evaluation's + the worker's)."""
 
+    def __init__(self, array, tables, seat, turns, lengths, seed):
+        self.array, self.tables, self.seat = array, tables, seat
+        self.turns, self.lengths = turns, lengths
+        count = turns.shape[0]
+        self.sums = np.zeros((count, SUMS), dtype=np.float64)
+        self.pairs = np.zeros((count, count, PAIRS), dtype=np.float64)
+        self.rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
+        self.rollouts = 0
+        self.samples = 0
+        self.timed = 0.0
 
-def _split(stats, pair, workers):
-    """A round's forced samples for the pair: about ROUND_GROWTH of their samples, shared
-    in proportion to their spreads (which narrows their difference fastest)."""
-    (a, _, half_a), (b, _, half_b) = pair
-    n_a = int(stats[(a,)][0])
-    n_b = int(stats[(b,)][0])
-    size = max(ROUND_MIN, workers * CHUNK, int(ROUND_GROWTH * (n_a + n_b)))
-    sd_a = half_a * math.sqrt(n_a)
-    sd_b = half_b * math.sqrt(n_b)
-    share = 0.5 if sd_a + sd_b <= 0 else sd_a / (sd_a + sd_b)
-    add_a = min(size, max(0, round((n_a + n_b + size) * share) - n_a))
-    return [(a, add_a), (b, size - add_a)]
+    def play(self, active, samples, deadline):
+        width = int(active.sum())
+        left = samples
+        while left > 0 and width:
+            step = left if deadline is None else self._step(left, deadline, width)
+            began = time.perf_counter()
+            flat_samples(self.array, self.tables, self.seat, self.turns, self.lengths,
+                         active, step, self.rng, self.sums, self.pairs)
+            self.timed += time.perf_counter() - began
+            self.rollouts += step * width
+            self.samples += step
+            left -= step
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return self.sums, self.pairs, self.rollouts, self.samples
 
-
-def _minus(stats, base):
-    return {key: value - base.get(key, _ZERO) for key, value in stats.items()}
+    def _step(self, left, deadline, width):
+        """Under a time budget: the deals that fit in CHUNK_SECONDS by the pace so far."""
+        if self.rollouts == 0:
+            return 1
+        per = self.timed / self.rollouts * width
+        room = min(CHUNK_SECONDS, deadline - time.perf_counter())
+        return max(1, min(left, int(room / per) if per > 0 else left))
 
 
 class _Run:
-    """The workers of one evaluation: this process and ``workers - 1`` forked ones, each
-    with its own tree and seed (``seed + w``), their statistics summed."""
+    """The workers of one evaluation: this process and ``workers - 1`` forked ones, their
+    sums added up."""
 
-    def __init__(self, state, stage, iterations, seconds, seed, workers, plans, exploration,
-                 scale, turns):
+    def __init__(self, state, turns, iterations, seed, workers):
         self.cap = iterations
-        self.seconds = seconds
-        self.turns = turns
-        self.workers = workers if iterations is None else max(1, min(workers,
-                                                                      iterations // CHUNK))
-        options = np.zeros(OPTIONS, dtype=np.float64)
-        options[EXPLORATION], options[EPSILON], options[SCALE] = exploration, 0.0, scale
-        options[FORCE_SLOT] = NO_FORCE
-        options[PLANS] = plans
+        longest = max(len(t.actions) for t in turns)
+        table = np.zeros((len(turns), max(longest, 1)), dtype=np.int64)
+        lengths = np.zeros(len(turns), dtype=np.int64)
+        for k, turn in enumerate(turns):
+            table[k, :len(turn.actions)] = turn.actions
+            lengths[k] = len(turn.actions)
         array, tables = state.array, state.game.engine
         seat = state.current_player()
-        per = None if iterations is None else -(-iterations // self.workers)
-
-        def make(w):
-            return _Worker(array, tables, seat, stage, per, seconds, seed + w, options,
-                           NO_TABLE, time.perf_counter())
-
-        self.own = make(0)
+        self.workers = workers
+        self.own = _Sampler(array, tables, seat, table, lengths, seed)
         self.links, self.processes = [], []
-        self.done = 0
-        self.latest = [{} for _ in range(self.workers)]
-        if self.workers > 1:
+        self.latest = [None] * workers
+        self.sums = self.own.sums.copy()
+        self.pairs = self.own.pairs.copy()
+        self.rollouts = self.samples = 0
+        if workers > 1:
             import multiprocessing
 
-            # the compiled loop loaded once, before forking (else in every worker)
-            iterate(array, tables, seat, stage, new_tree(2), 0,
-                    np.zeros(1, dtype=np.int64), options, NO_TABLE)
+            # the compiled sampler loaded once, before forking (else in every worker)
+            flat_samples(array, tables, seat, table, lengths,
+                         np.zeros(len(turns), dtype=np.bool_), 0, self.own.rng.copy(),
+                         self.own.sums.copy(), self.own.pairs.copy())
             context = multiprocessing.get_context("fork")
-            for w in range(1, self.workers):
+            for w in range(1, workers):
                 mine, theirs = context.Pipe()
-                process = context.Process(target=_serve, args=(theirs, make, w, turns),
-                                          daemon=True)
+                process = context.Process(target=_serve, daemon=True, args=(
+                    theirs, array, tables, seat, table, lengths, seed + w))
                 process.start()
                 theirs.close()
                 self.links.append(mine)
                 self.processes.append(process)
 
-    def bandit(self, deadline, meanwhile=None):
-        if self.cap is not None:
-            total = max(self.workers, int(self.cap * BANDIT_SHARE))
-        else:
-            total = HUGE
-            limit = time.perf_counter() + min(BANDIT_SECONDS, BANDIT_SHARE * self.seconds)
-            deadline = limit if deadline is None else min(deadline, limit)
-        self.play([(BANDIT, total)], deadline, meanwhile)
-
     def spent(self, deadline) -> bool:
-        if self.cap is not None and self.done >= self.cap:
+        if self.cap is not None and self.rollouts >= self.cap:
             return True
         return deadline is not None and time.perf_counter() >= deadline
 
-    def share(self, deadline) -> float:
+    def share(self, deadline, seconds) -> float:
         if self.cap is not None:
-            return min(1.0, self.done / self.cap)
-        left = deadline - time.perf_counter()
-        return min(1.0, max(0.0, 1.0 - left / self.seconds))
+            return min(1.0, self.rollouts / self.cap)
+        return min(1.0, max(0.0, 1.0 - (deadline - time.perf_counter()) / seconds))
 
-    def play(self, allocation, deadline, meanwhile=None):
-        """Run ``allocation`` ([(code, iterations)] in total) split over the workers;
-        ``meanwhile`` runs here while the others search."""
-        if self.cap is not None:                # never past the cap
-            room = self.cap - self.done
-            trimmed = []
-            for code, count in allocation:
-                count = min(count, room)
-                room -= count
-                trimmed.append((code, count))
-            allocation = trimmed
-        parts = [[(code, count // self.workers + (w < count % self.workers))
-                  for code, count in allocation] for w in range(self.workers)]
+    def play(self, active, samples, deadline, meanwhile=None):
+        """``samples`` deals of the active turns, split over the workers, never past the
+        cap; ``meanwhile`` runs here while the others sample."""
+        width = int(active.sum())
+        if self.cap is not None:
+            samples = min(samples, (self.cap - self.rollouts) // max(width, 1))
+        parts = [samples // self.workers + (w < samples % self.workers)
+                 for w in range(self.workers)]
         for link, part in zip(self.links, parts[1:]):
-            link.send((part, deadline))
+            link.send((active, part, deadline))
         if meanwhile is not None:
             meanwhile()
-        self.latest[0] = _play(self.own, parts[0], deadline, self.turns)
+        self.latest[0] = self.own.play(active, parts[0], deadline)
         try:
             for w, link in enumerate(self.links, start=1):
                 self.latest[w] = link.recv()
         except EOFError:
-            raise SearchError("a search worker stopped without an answer") from None
-        self.done = sum(int(stats.get("done", 0)) for stats in self.latest)
-
-    def totals(self) -> dict:
-        merged: dict = {}
-        for stats in self.latest:
-            for key, value in stats.items():
-                if key != "done":
-                    merged[key] = merged.get(key, _ZERO) + value
-        return merged
+            raise SearchError("an evaluation worker stopped without an answer") from None
+        self.sums = sum(part[0] for part in self.latest)
+        self.pairs = sum(part[1] for part in self.latest)
+        self.rollouts = sum(part[2] for part in self.latest)
+        self.samples = sum(part[3] for part in self.latest)
 
     def close(self):
         for link in self.links:
@@ -372,133 +419,55 @@ class _Run:
                 process.kill()
 
 
-def _serve(link, make, w, turns):
-    worker = make(w)
+def _serve(link, array, tables, seat, table, lengths, seed):
+    sampler = _Sampler(array, tables, seat, table, lengths, seed)
     while True:
         message = link.recv()
         if message is None:
             break
-        allocation, deadline = message
-        link.send(_play(worker, allocation, deadline, turns))
+        link.send(sampler.play(*message))
     link.close()
 
 
-def _play(worker, allocation, deadline, turns) -> dict:
-    """Run ``allocation`` on one worker, round robin in CHUNK pieces (all of a bandit's
-    iterations in one call when nothing needs the clock); its statistics after."""
-    left = [[code, count] for code, count in allocation if count > 0]
-    slots = _slots(worker)
-    while left:
-        for item in list(left):
-            code, count = item
-            if code == BANDIT:
-                options = worker.options
-            elif code in slots:
-                options = worker.options.copy()
-                options[FORCE_SLOT] = float(slots[code])
-            else:                               # not in this worker's tree: nothing to force
-                left.remove(item)
-                continue
-            step = count if deadline is None and code == BANDIT else min(CHUNK, count)
-            if deadline is not None:
-                step = worker._timed_step(step, deadline)
-            worker.call(step, options)
-            if code == BANDIT and not slots:
-                slots = _slots(worker)
-            item[1] -= step
-            if item[1] <= 0:
-                left.remove(item)
-            if deadline is not None and time.perf_counter() >= deadline:
-                left = []
-                break
-    return _stats(worker, turns)
-
-
-def _slots(worker) -> dict[int, int]:
-    tree = worker.tree
-    return {int(tree.decision[0, j]): j for j in range(int(tree.used[0]))}
-
-
-def _stats(worker, turns) -> dict:
-    """The root slots' sums {(code,): [visits, points, squares, wins]}, and with ``turns``
-    the discards after each lay-down plan {(plan, discard): ...}; "done": iterations."""
-    tree = worker.tree
-    out: dict = {"done": worker.done}
-    for j in range(int(tree.used[0])):
-        code = int(tree.decision[0, j])
-        out[(code,)] = _entry(tree, 0, j)
-        if not turns or not is_lay(code):
-            continue
-        node = int(tree.child[0, j])
-        if node == NO_NODE or tree.row[node] == NO_ROW:
-            continue
-        row = int(tree.row[node])
-        for k in range(int(tree.used[row])):
-            discard = int(tree.decision[row, k])
-            if discard >> L.TYPE_SHIFT == L.ACTION_DISCARD:
-                out[(code, discard)] = _entry(tree, row, k)
-    return out
-
-
-def _entry(tree, row, slot):
-    return np.array([tree.visits[row, slot], tree.points[row, slot],
-                     tree.squares[row, slot], tree.wins[row, slot]], dtype=np.float64)
-
-
-def _figure(state, stage, code, entry, best_mean, separated, min_samples=MIN_SAMPLES):
-    actions = tuple(expansion(state, code, stage))
-    name = decision_name(state, code, list(actions))
+def _figure(turn, entry, best_mean, separated, min_samples) -> Figure:
     if entry is None or entry[0] < min_samples:
         visits = 0 if entry is None else int(entry[0])
-        return Figure(name, code, actions, visits, None, None, None, None, False)
-    n, mean, half, win = _moments(entry)
-    loss = None if best_mean is None else max(0.0, best_mean - mean)
-    return Figure(name, code, actions, n, mean, (mean - half, mean + half), win, loss,
-                  separated)
+        return Figure(turn.name, turn.code, turn.discard, turn.actions, visits, None, None,
+                      None, None, False)
+    n, total, squares, wins = entry
+    n = int(n)
+    mean = total / n
+    variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    loss = None if best_mean is None else max(0.0, float(best_mean - mean))
+    return Figure(turn.name, turn.code, turn.discard, turn.actions, n, float(mean),
+                  (float(mean - half), float(mean + half)), float(wins / n), loss,
+                  bool(separated))
 
 
-def _evaluation(state, stage, codes, stats, min_samples, played, done, seconds):
-    rows = _ranked(stats, codes, min_samples)
+def _evaluation(turns, sums, pairs, min_samples, played, rollouts, samples, seconds,
+                stage) -> Evaluation:
+    ranked = [k for k in np.argsort(-_means(sums), kind="stable").tolist()
+              if sums[k, 0] >= min_samples]
     figures = []
-    if rows:
-        best_code, best_mean, best_half = rows[0]
-        clear = all(best_mean - mean > best_half + half for _, mean, half in rows[1:])
-        for code, mean, half in rows:
-            separated = clear if code == best_code else best_mean - mean > best_half + half
-            figures.append(_figure(state, stage, code, stats[(code,)], best_mean, separated,
-                                   min_samples))
-        verdict = "separated" if clear and len(rows) > 1 else "too close to call"
-    else:
-        verdict = "too close to call"
-    ranked = {f.code for f in figures}
-    rest = sorted((c for c in codes if c not in ranked),
-                  key=lambda c: -stats.get((c,), _ZERO)[0])
-    figures += [_figure(state, stage, c, stats.get((c,)), None, False, min_samples)
-                for c in rest]
-    mine = None if played is None else next(f for f in figures if f.code == played)
-    return Evaluation(figures, verdict, _turns(state, stats, min_samples), mine, done,
-                      seconds, stage)
+    verdict = "too close to call"
+    if ranked:
+        best = ranked[0]
+        apart = {k: _apart(pairs, best, k) for k in ranked[1:]}
+        clear = bool(apart) and all(apart.values())
+        verdict = "separated" if clear else verdict
+        best_mean = sums[best, 1] / sums[best, 0]
+        for k in ranked:
+            figures.append(_figure(turns[k], sums[k], best_mean,
+                                   clear if k == best else apart[k], min_samples))
+    rest = sorted((k for k in range(len(turns)) if k not in set(ranked)),
+                  key=lambda k: -sums[k, 0])
+    figures += [_figure(turns[k], sums[k], None, False, min_samples) for k in rest]
+    mine = None
+    if played is not None:
+        mine = next(f for f in figures if f.actions == turns[played].actions)
+    return Evaluation(figures, verdict, mine, int(rollouts), int(samples), seconds, stage)
 
 
-def _turns(state, stats, min_samples) -> list[Turn]:
-    found = []
-    for key, entry in stats.items():
-        if len(key) != 2 or entry[0] < min_samples:
-            continue
-        plan, discard = key
-        n, mean, half, win = _moments(entry)
-        found.append((mean, plan, discard, n, half, win))
-    found.sort(key=lambda row: -row[0])
-    turns = []
-    for mean, plan, discard, n, half, win in found[:TURNS]:
-        actions = expansion(state, plan, D.STAGE_LAY)
-        trial = state.clone()
-        for action in actions:
-            trial.apply_trusted(action)
-        turns.append(Turn(decision_name(state, plan, actions), trial.action_to_string(discard),
-                          plan, discard, n, mean, (mean - half, mean + half), win))
-    return turns
-
-
-__all__ = ["BANDIT_SECONDS", "CONTENDERS", "Evaluation", "Figure", "MIN_SAMPLES", "Turn",
-           "evaluate"]
+__all__ = ["CONTENDERS", "Evaluation", "Figure", "MIN_SAMPLES", "Turn", "evaluate",
+           "turns_of"]

@@ -99,6 +99,12 @@ def check_budget(iterations, seconds, workers) -> tuple[int | None, float | None
     return iterations, seconds, int(workers)
 
 
+def check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
+            or not 0 <= seed <= MAX_SEED:
+        raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
+
+
 def check_options(exploration, epsilon, scale, cutoff=0, plans=PLANS_DEFAULT,
                   infer=0.0) -> None:
     """The search's options in range (OutOfRangeError)."""
@@ -181,9 +187,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
         seat = current
     if seat != current:
         raise SearchError(f"seat {seat} is not to move (seat {current} is)")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or not 0 <= seed <= MAX_SEED:
-        raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
+    check_seed(seed)
     check_options(exploration, epsilon, scale, cutoff, plans, infer)
     multi = check_flag(multi, "multi")
     stage = default_stage(state) if stage is None else stage
