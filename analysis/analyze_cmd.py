@@ -178,6 +178,11 @@ def table_lines(result) -> list[str]:
                "forced": "forced: one legal decision"}[result.verdict]
     lines.append(f"verdict: {verdict}")
     lines.append(f"why: {result.reason}")
+    worse = [row for row in result.decisions[1:]
+             if row["mean"] is not None and row["separated"] and row["loss"] >= 20]
+    for row in sorted(worse, key=lambda row: -row["loss"])[:3]:
+        lines.append(f"why not {row['decision']} ({row['loss']:.0f} behind): "
+                     + "; ".join(row["why"]))
     lines.append("(* best; ~ not separated from the best on the same deals; loss: points "
                  "behind the best)")
     return lines

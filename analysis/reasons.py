@@ -111,7 +111,19 @@ def _discarding(state, kind: int) -> list[str]:
     own = [m for m in state.table(mine) if _meld(state, m + Hand.from_kinds([kind]))]
     if own:
         said.append(f"{card} would fit your {_meld_name(_meld(state, own[0]))}")
+    if len(state.hand(seat)) == 1:
+        trial = state.clone()
+        trial.apply_trusted(int(core.encode(L.ACTION_DISCARD, 0, kind)))
+        if trial.is_terminal():
+            said = [f for f in said if not f.startswith("the next player")]
+            said.append("the last card: it closes the round")
+        elif _took_packet(state, trial, mine):
+            said.append("the last card: the team's packet comes next")
     return said
+
+
+def _took_packet(before, after, team) -> bool:
+    return int(after.array[L.PACKET_TAKEN + team]) > int(before.array[L.PACKET_TAKEN + team])
 
 
 def _taking(state, code: int) -> list[str]:
@@ -183,12 +195,10 @@ def _laying(state, actions) -> list[str]:
     minimum = int(state.array[L.MINIMUM + team]) if not state.array[L.OPENED + team] else 0
     if minimum and gained is not None:
         said.append(f"{gained} of the {minimum} needed to open")
+    if not trial.is_terminal() and _took_packet(state, trial, team):
+        said.append("empties the hand: the team's packet comes next")
     if trial.is_terminal():
         said.append("goes out and closes the round")
-    else:
-        left = len(trial.hand(seat))
-        if left <= 1 and trial.current_player() == seat:
-            said.append("leaves one card: the discard goes out")
     return said
 
 

@@ -75,7 +75,8 @@ def page(result: Review, state, seat=None) -> str:
         luck = f"{row['luck']:+.0f}" if row["luck"] is not None else "-"
         rows.append("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in (
             one, row["decisions"], row["counted"], f"{row['mean_loss']:.1f}", shown,
-            f"{row['accuracy']:.0f}%", *(row[g] for g in GRADES[1:]), luck)) + "</tr>")
+            f"{row['accuracy']:.0f}%", *(row[g] for g in GRADES[1:]), luck,
+            row["rating"] or "-")) + "</tr>")
     mistakes = []
     for d in result.decisions:
         if d.grade:
@@ -102,13 +103,13 @@ def page(result: Review, state, seat=None) -> str:
              ".inaccuracy{color:#a08000}ol{columns:2;font-size:85%}")
     head = ("<tr><th>seat</th><th>decisions</th><th>counted</th><th>mean loss</th>"
             "<th>95% interval</th><th>accuracy</th><th>inaccuracies</th><th>mistakes</th>"
-            "<th>blunders</th><th>luck</th></tr>")
+            "<th>blunders</th><th>luck</th><th>rating</th></tr>")
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         "<title>Biriba review</title>", f"<style>{style}</style></head><body>",
         "<h1>Biriba review</h1>",
-        f"<p>{len(result.decisions)} decisions reviewed; a loss counts only where the 95% "
-        f"intervals separate; accuracy = 100&nbsp;exp(&minus;mean loss / "
+        f"<p>{len(result.decisions)} decisions reviewed; a loss counts only where the turn "
+        f"separates from the best on the same deals; accuracy = 100&nbsp;exp(&minus;mean loss / "
         f"{ACCURACY_SCALE:.0f}).</p>",
         f"<table>{head}{''.join(rows)}</table>",
         "<h2>Equity</h2>", chart_svg(result, seat),

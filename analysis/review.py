@@ -19,8 +19,10 @@ INACCURACY points of the best, so nothing could be got wrong); the mean loss per
 decision with its 95% interval; the accuracy, ``100 * exp(-mean loss / ACCURACY_SCALE)``
 (100% for no loss, 37% at ACCURACY_SCALE points a decision); the counts per grade; and
 the luck: the change in the seat's expected result between one of its decisions and its
-next (the next decision's best mean, or the round's result, less the mean of the decision
-played), summed: what the cards drawn and the others' play brought.
+next, summed: what the cards drawn and the others' play brought. A played turn's figure
+assumes the greedy player's play afterwards, so it is compared with the figure of the
+greedy player's turn at the seat's next decision (or with the round's result after the
+last): the same model on both sides.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class Reviewed(NamedTuple):
     obvious: bool           # every ranked alternative within INACCURACY of the best
     why: str                # what the best does; for a graded decision, what was played
     moves: str              # the record's actions of the decision, as text
+    greedy_mean: float | None   # the figure of the turn the greedy player would play
 
     def to_dict(self) -> dict:
         return self._asdict()
@@ -165,9 +168,30 @@ def _judge(state, index, actions, stage, iterations, seconds, seed, workers,
               f"{best.name}: {why}"
     verdict = ("best" if known and mine.actions == best.actions
                else "separated" if loss > 0 else "too close to call")
+    greedy = greedy_turn(state, stage)
+    model = next((f.mean for f in result.decisions if f.actions == greedy), None)
     return Reviewed(index, seat, mine.name, best.name, mine.mean, best.mean, loss,
                     grade(loss), verdict, mine.visits, obvious, why,
-                    _moves_text(state, actions))
+                    _moves_text(state, actions), model)
+
+
+def greedy_turn(state, stage) -> tuple[int, ...]:
+    """The turn the greedy player plays from ``state``, cut as :func:`turn_length` cuts
+    the record's."""
+    from solver.engine.players import GreedyPlayer
+
+    greedy = GreedyPlayer()
+    whole = int(state.array[L.PHASE]) == L.PLAY and stage == D.STAGE_LAY
+    seat = state.current_player()
+    trial = state.clone()
+    actions: list[int] = []
+    while not trial.is_terminal() and trial.current_player() == seat:
+        action = int(greedy.choose(trial))
+        actions.append(action)
+        trial.apply_trusted(action)
+        if not whole or action >> L.TYPE_SHIFT not in (L.ACTION_LAY, L.ACTION_EXTEND):
+            break
+    return tuple(actions)
 
 
 def _moves_text(state, actions) -> str:
@@ -219,10 +243,11 @@ def summary(found, seats, outcome=()) -> dict:
     return table
 
 
-# The mean loss per counted decision of computer players of known strength, reviewed at the
-# default settings (python -m benchmarks.trust calibration; benchmarks/README.md "Trust"):
-# the rating band names the reference players whose figures a seat's interval reaches.
-CALIBRATION = ()
+# The mean loss per counted decision of computer players of known strength, both seats of
+# six 2-player rounds each, reviewed at the default settings (python -m benchmarks.trust
+# calibration; benchmarks/README.md "Trust"), the strongest first: the rating band names
+# the reference players whose figure a seat's 95% interval holds.
+CALIBRATION = (("ISMCTS 0.5 s", 13.6), ("greedy", 38.2), ("random", 78.0))
 
 
 def rating(mean_loss: float, half: float) -> str:
@@ -249,13 +274,16 @@ def accuracy(mean_loss: float) -> float:
 
 
 def _luck(mine, result) -> float | None:
-    """What the seat's result moved by between its decisions, beyond its own choices."""
+    """What the seat's result moved by between its decisions, beyond its own choices: the
+    played turn's figure assumes the greedy player's play afterwards, so it is compared with
+    the figure of the greedy player's turn at the seat's next decision (or the round's
+    result), the same model on both sides."""
     total = 0.0
     known = False
     for this, following in zip(mine, mine[1:] + [None]):
         if this.played_mean is None:
             continue
-        after = result if following is None else following.best_mean
+        after = result if following is None else following.greedy_mean
         if after is None:
             continue
         total += after - this.played_mean
@@ -405,7 +433,7 @@ def review_lines(result: Review) -> list[str]:
     lines.append("")
     lines.append(f"{'seat':>4} {'decisions':>9} {'counted':>7} {'mean loss':>9} "
                  f"{'95% interval':>14} {'accuracy':>8} {'inacc.':>6} {'mist.':>5} "
-                 f"{'blund.':>6} {'luck':>7}")
+                 f"{'blund.':>6} {'luck':>7}  rating")
     for seat, row in result.summary.items():
         interval = row["mean_loss_ci95"]
         shown = f"[{interval[0]:.1f}, {interval[1]:.1f}]" if interval else "-"
@@ -413,9 +441,9 @@ def review_lines(result: Review) -> list[str]:
         lines.append(f"{seat:>4} {row['decisions']:>9} {row['counted']:>7} "
                      f"{row['mean_loss']:>9.1f} {shown:>14} {row['accuracy']:>7.0f}% "
                      f"{row['inaccuracy']:>6} {row['mistake']:>5} {row['blunder']:>6} "
-                     f"{luck:>7}")
+                     f"{luck:>7}  {row['rating'] or '-'}")
     lines.append(f"(grades: inaccuracy >= {INACCURACY}, mistake >= {MISTAKE}, blunder >= "
-                 f"{BLUNDER} points lost, counted only where the intervals separate; "
+                 f"{BLUNDER} points lost, counted only where the turn separates from the best; "
                  f"accuracy = 100 exp(-mean loss / {ACCURACY_SCALE:.0f}); luck: what the "
                  "cards and the others' play brought)")
     return lines

@@ -38,6 +38,14 @@ def test_a_discard_that_gives_the_next_opponent_a_biriba_ranks_below_a_safe_one(
     assert any("completes their run" in fact for fact in rows["discard JC"]["why"])
 
 
+def test_the_table_says_why_not_for_the_clear_losses(capsys):
+    code, out, _ = _run(capsys, "analyze", str(EXAMPLES / "discard_feeds_the_opponent.json"),
+                        "--iterations", "8000", "--seed", "1")
+    assert code == 0 and "verdict: the best is separated" in out
+    [line] = [line for line in out.splitlines() if line.startswith("why not discard JC")]
+    assert "JC completes their run 5C 6C 7C 8C 9C 10C into a clean run biriba" in line
+
+
 def test_with_one_card_left_and_the_close_available_closing_is_best():
     position = Position(hand="KS KH KD QS", players=2, phase="play", opened=(0,),
                         table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, packets_taken=(0,),
@@ -323,3 +331,17 @@ def test_review_writes_a_self_contained_html_report(capsys, tmp_path):
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "<script" not in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert f'value="{thrown}">seat 0: discard JK' in page
+
+
+def test_the_reasons_say_when_the_last_card_closes_or_brings_the_packet():
+    from analysis.reasons import facts
+    from solver.search.evaluate import turns_of
+
+    base = dict(hand="KS KH KD QS", players=2, phase="play", opened=(0,),
+                table={0: ["3C 4C 5C 6C 7C 8C 9C"]}, hand_sizes=(4, 9))
+    for taken, last in (((), "the last card: the team's packet comes next"),
+                        ((0,), "the last card: it closes the round")):
+        state = build_state(Position(**base, packets_taken=taken))
+        turn = next(t for t in turns_of(state) if t.name == "lay KS KH KD, then discard QS")
+        said = facts(state, turn.code, turn.actions)
+        assert said[0] == "lays KS KH KD: +30 points on the table" and said[-1] == last
