@@ -227,8 +227,9 @@ def _hint(state) -> str:
     from analysis.review import ITERATIONS, WORKERS
     from solver.optimizer import Instance, optimize_laydown
     from solver.search.evaluate import evaluate
+    from solver.search.plans import PLANS_ALL
 
-    result = evaluate(state, iterations=ITERATIONS, seed=0, workers=WORKERS)
+    result = evaluate(state, iterations=ITERATIONS, seed=0, workers=WORKERS, plans=PLANS_ALL)
     best = result.best
     lines = [f"  hint: {label(best)}" + (f" ({sentence(state, best.code, best.actions)})"
                                          if sentence(state, best.code, best.actions) else "")]

@@ -236,7 +236,7 @@ def summary(found, seats, outcome=()) -> dict:
             "accuracy": accuracy(mean),
             "accuracy_ci95": [accuracy(mean + half), accuracy(max(0.0, mean - half))]
             if n > 1 else None,
-            "rating": rating(mean, half) if n > 1 else None,
+            "rating": rating(mean, half) if n >= RATING_MIN else None,
             **{name: sum(d.grade == name for d in mine) for name in GRADES[1:]},
             "luck": _luck(mine, outcome[seat] if seat < len(outcome) else None),
         }
@@ -248,6 +248,7 @@ def summary(found, seats, outcome=()) -> dict:
 # calibration; benchmarks/README.md "Trust"), the strongest first: the rating band names
 # the reference players whose figure a seat's 95% interval holds.
 CALIBRATION = (("ISMCTS 0.5 s", 13.6), ("greedy", 38.2), ("random", 78.0))
+RATING_MIN = 20             # counted decisions a seat needs for a rating band
 
 
 def rating(mean_loss: float, half: float) -> str:

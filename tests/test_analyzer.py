@@ -345,3 +345,14 @@ def test_the_reasons_say_when_the_last_card_closes_or_brings_the_packet():
         turn = next(t for t in turns_of(state) if t.name == "lay KS KH KD, then discard QS")
         said = facts(state, turn.code, turn.actions)
         assert said[0] == "lays KS KH KD: +30 points on the table" and said[-1] == last
+
+
+def test_the_rating_band_names_the_calibrated_players_the_interval_reaches():
+    from analysis.review import CALIBRATION, rating
+
+    assert [name for name, _ in CALIBRATION] == ["ISMCTS 0.5 s", "greedy", "random"]
+    assert rating(38.0, 5.0) == "like greedy"
+    assert rating(25.0, 3.0) == "between greedy and ISMCTS 0.5 s"
+    assert rating(2.0, 1.0) == "stronger than ISMCTS 0.5 s"
+    assert rating(120.0, 10.0) == "weaker than random"
+    assert rating(30.0, 20.0) == "like ISMCTS 0.5 s or greedy"
