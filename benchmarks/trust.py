@@ -64,10 +64,17 @@ def decision_positions(count: int, seed: int = 0) -> list:
     return found
 
 
-def stability(count: int, seconds: float | None) -> dict:
+def stability(count: int, seconds: float | None, first: int = 0) -> dict:
+    """``first``: skip the positions before it (a long run in parts: the positions of a
+    larger count include those of a smaller one, a quarter of each kind)."""
     from analysis.analyzer import analyze
 
     positions = decision_positions(count)
+    if first:
+        kept = decision_positions(first)
+        done = {(s.game.players, s.seed, len(s.history)) for s in kept}
+        positions = [s for s in positions
+                     if (s.game.players, s.seed, len(s.history)) not in done]
     agree = called = 0
     walls = []
     rows = []
@@ -222,6 +229,8 @@ def main(argv=None) -> None:
     one = commands.add_parser("stability")
     one.add_argument("--positions", type=int, default=200)
     one.add_argument("--seconds", type=float)
+    one.add_argument("--first", type=int, default=0,
+                     help="skip the positions of --positions FIRST (run a long one in parts)")
     one = commands.add_parser("examples")
     one.add_argument("--seeds", type=int, default=20)
     one = commands.add_parser("review-time")
@@ -236,7 +245,7 @@ def main(argv=None) -> None:
         one.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     if args.command == "stability":
-        figures = stability(args.positions, args.seconds)
+        figures = stability(args.positions, args.seconds, args.first)
     elif args.command == "examples":
         figures = examples(args.seeds)
     elif args.command == "review-time":
