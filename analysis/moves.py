@@ -43,7 +43,7 @@ def describe(state) -> list[Move]:
         group = _GROUP_OF[kind_of_action]
         points, mark = None, ""
         if group in ("lay", "extend") or (kind_of_action == L.ACTION_PILE and target == 1):
-            meld = _meld_of(action)
+            meld = meld_of(action)
             if group == "extend":       # venezuelan: a table biriba laid whole keeps its extra
                 whole = bool(core.info_of(state.array, team, target)[L.INFO_AT_ONCE])
                 info = analyze_meld(meld, rules, state.trump, laid_at_once=whole)
@@ -59,7 +59,8 @@ def describe(state) -> list[Move]:
     return moves
 
 
-def _meld_of(action: int) -> Hand:
+def meld_of(action: int) -> Hand:
+    """The cards of a lay or an extension action (a meld key's counts)."""
     counts = np.empty(L.KINDS, dtype=np.int64)
     core.key_counts(decode(action)[2], counts)
     return Hand._trusted(tuple(counts.tolist()))
@@ -127,7 +128,7 @@ def parse_move(state, text: str, moves: list[Move]) -> Move:
                           if frozen else state._reason(core.encode(L.ACTION_PILE, 0, 0)))
         wanted = Hand.parse(cards)
         for move in frozen:
-            if _meld_of(move.action) == wanted:
+            if meld_of(move.action) == wanted:
                 return move
         raise Refusal(f"{answer!r}: the pile can be taken only with "
                       + (" or ".join(repr(m.text) for m in frozen) if frozen else
@@ -151,7 +152,7 @@ def parse_move(state, text: str, moves: list[Move]) -> Move:
 
 def _typed_lay(state, cards: Hand, moves: list[Move]) -> Move:
     for move in moves:
-        if move.group == "lay" and _meld_of(move.action) == cards:
+        if move.group == "lay" and meld_of(move.action) == cards:
             return move
     _check_meld(state, cards, "")
     raise Refusal(state._reason(_encoded(L.ACTION_LAY, 0, cards)))
@@ -164,7 +165,7 @@ def _typed_extend(state, index: int, added: Hand, moves: list[Move]) -> Move:
         raise Refusal(f"your team has no table meld {index} (it has {len(table)})")
     for move in moves:
         if (move.group == "extend" and decode(move.action)[1] == index
-                and _meld_of(move.action) == table[index] + added):
+                and meld_of(move.action) == table[index] + added):
             return move
     _check_meld(state, table[index] + added,
                 f"{added} does not fit table meld {index} ({table[index]}): ")

@@ -10,8 +10,8 @@ the search's samples.
 
 from __future__ import annotations
 
-import numpy as np
 
+from analysis.moves import meld_of
 from solver.cards import Hand
 from solver.engine import core
 from solver.engine import layout as L
@@ -147,7 +147,7 @@ def _laid_text(state, actions) -> str:
     team = trial.team_of(trial.current_player())
     for action in actions:
         kind_of_action, target, _ = decode(action)
-        cards = _cards_of(action)
+        cards = meld_of(action)
         if kind_of_action == L.ACTION_EXTEND:
             before = trial.table(team)[target]
             info = _meld(trial, cards)
@@ -164,12 +164,6 @@ def _laid_text(state, actions) -> str:
     return ", ".join(parts)
 
 
-def _cards_of(action) -> Hand:
-    counts = np.empty(L.KINDS, dtype=np.int64)
-    core.key_counts(decode(action)[2], counts)
-    return Hand._trusted(tuple(counts.tolist()))
-
-
 def _laying(state, actions) -> list[str]:
     if not actions:
         return ["lays nothing"]
@@ -183,7 +177,7 @@ def _laying(state, actions) -> list[str]:
         kind_of_action, target, _ = decode(action)
         if kind_of_action == L.ACTION_EXTEND:
             before = _meld(trial, trial.table(team)[target])
-            after = _meld(trial, _cards_of(action))
+            after = _meld(trial, meld_of(action))
             if before is not None and after is not None and before.clean and not after.clean:
                 dirtied.append(_meld_name(before))
         trial.apply_trusted(action)

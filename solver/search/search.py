@@ -257,28 +257,23 @@ class _Worker:
                 share = max(share, (now - self.started) / self.seconds)
             self.progress(min(share, 1.0))
 
-    def _until(self, target, share, options, chunked):
-        """Iterate up to ``target`` iterations or ``share`` of the time budget; ``options``:
-        a function of the worker giving each call's options; ``chunked``: always in short
-        calls (else one call when nothing needs the clock)."""
-        deadline = None if self.seconds is None else self.started + self.seconds * share
-        one_call = deadline is None and not chunked and self.progress is None
-        while self.done < target:
-            step = target - self.done if one_call else min(CHUNK, target - self.done)
-            if deadline is not None:    # a call may not run far past the deadline
+    def bandit(self):
+        """The whole budget: one call when nothing needs the clock, else short calls sized
+        so that none runs far past the deadline."""
+        deadline = None if self.seconds is None else self.started + self.seconds
+        one_call = deadline is None and self.progress is None
+        while self.done < self.target:
+            step = self.target - self.done if one_call else min(CHUNK, self.target - self.done)
+            if deadline is not None:
                 step = self._timed_step(step, deadline)
-            self.call(step, options(self))
+            began = time.perf_counter()
+            self.actions += iterate(self.array, self.tables, self.seat, self.stage,
+                                    self.tree, step, self.rng, self.options, self.chance)
+            self.timed += time.perf_counter() - began
+            self.done += step
+            self.tick()
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-
-    def call(self, step, options):
-        """One numba call of ``step`` iterations with ``options``, timed and counted."""
-        began = time.perf_counter()
-        self.actions += iterate(self.array, self.tables, self.seat, self.stage, self.tree,
-                                step, self.rng, options, self.chance)
-        self.timed += time.perf_counter() - began
-        self.done += step
-        self.tick()
 
     def _timed_step(self, step, deadline):
         """Under a time budget: at most ``step`` iterations, as many as the seconds per
@@ -291,9 +286,6 @@ class _Worker:
         per = self.timed / self.done
         left = min(CHUNK_SECONDS, deadline - time.perf_counter())
         return max(1, min(step, int(left / per) if per > 0 else step))
-
-    def bandit(self):
-        self._until(self.target, 1.0, lambda _: self.options, False)
 
     def root(self):
         """(decision, visits, avail, reward, points, squares, wins, iterations, actions) of
