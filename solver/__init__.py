@@ -1,4 +1,6 @@
-"""The game: cards, rule sets, melds (and later the engine, optimizer and players)."""
+"""The game: cards, rule sets, melds, the engine, the lay-down optimizer and the players."""
+
+import kernels  # noqa: F401  (the numba cache location, set once before numba loads)
 
 from solver.cards import Card, Hand
 from solver.errors import (

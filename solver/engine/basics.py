@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

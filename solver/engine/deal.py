@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 from kernels.jit import njit
 
 from solver.engine import layout as L

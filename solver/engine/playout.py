@@ -10,7 +10,6 @@ generator reaches the same state (tested).
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 from kernels.link import linked

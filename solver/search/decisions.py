@@ -17,7 +17,6 @@ turn's play phase begins, ``STAGE_DISCARD`` once its lay-down is decided).
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 from kernels.jit import njit
 
 from solver.engine import layout as L

@@ -13,7 +13,6 @@ numbers), which cancels most of the luck of the deal from it.
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

@@ -23,7 +23,6 @@ fits); a card that ties the greedy score counts as a greedy choice.
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

@@ -23,7 +23,6 @@ makes at most one node per tree and one more for a chance slot.
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 from kernels.jit import njit
 
 from solver.engine import layout as L

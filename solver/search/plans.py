@@ -22,7 +22,6 @@ is the set measured to play best (benchmarks/README.md, "Option: lay-down plans"
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 from kernels.jit import njit
 
 from solver.search.tree import NO_NODE, NO_ROW
