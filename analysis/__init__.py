@@ -1,1 +1,29 @@
-"""What a person uses: the ``biriba`` command line, analyzers and reports."""
+"""What a person uses: the ``biriba`` command line, the analyzer, the review and the coach.
+
+The public Python API is importable from here::
+
+    from analysis import analyze, load_position, review
+
+Names load on first use, so ``import analysis`` stays light.
+"""
+
+from solver.lazy import lazy_names
+
+# name -> (module, attribute): loaded when first asked for
+_LAZY = {
+    "Position": ("analysis.analyzer", "Position"),
+    "analyze": ("analysis.analyzer", "analyze"),
+    "build_state": ("analysis.analyzer", "build_state"),
+    "load_position": ("analysis.analyzer", "load_position"),
+    "position_of_record": ("analysis.analyzer", "position_of_record"),
+    "review": ("analysis.review", "review"),
+    "coach": ("analysis.review", "coach"),
+    "simulate": ("analysis.simulate", "simulate"),
+    "duel": ("analysis.duel", "duel"),
+    "compile_engine": ("analysis.warm", "compile_engine"),
+}
+
+__all__ = list(_LAZY)
+
+
+__getattr__, __dir__ = lazy_names(globals(), _LAZY)

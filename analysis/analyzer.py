@@ -34,11 +34,12 @@ from solver.search.evaluate import MIN_SAMPLES, evaluate
 from solver.search.plans import PLANS_ALL
 
 from analysis.reasons import facts, sentence
+from solver.limits import ANALYZE_SECONDS as DEFAULT_SECONDS  # noqa: F401
+from solver.limits import MAX_DECK_CARDS as MAX_HAND
+from solver.limits import MAX_SCORE, NAMING_SECONDS
+from solver.limits import WORKERS as DEFAULT_WORKERS
 
-DEFAULT_SECONDS = 10.0  # the cap: the analysis stops sooner once the best is separated
-DEFAULT_WORKERS = 2     # root parallelism: two processes (fixed, not the machine's cores)
 PLANS_ANALYZE = PLANS_ALL   # every lay-down plan a player would weigh
-NAMING_SECONDS = 0.1    # kept back from a time budget for naming the decisions
 MIN_SEARCH_SHARE = 0.25  # of a time budget, the search gets at least this much
 POSITION_KEYS = ("rules", "options", "players", "seat", "phase", "hand", "table", "pile",
                  "trump", "opened", "scores", "hand_sizes", "stock", "packets_taken")
@@ -102,10 +103,6 @@ def load_position(path) -> Position:
         raise ImpossiblePositionError(f"position file {str(path)!r} is not JSON: {error}") \
             from None
     return Position.from_dict(data)
-
-
-MAX_SCORE = 1_000_000       # a match score beyond any game's (targets are a few thousand)
-MAX_HAND = 216              # cards in the largest pack (three decks and their jokers)
 
 
 def _check_ints(name, values, low, high) -> None:

@@ -22,7 +22,7 @@ from solver.engine import layout as L
 from solver.engine import records
 from solver.engine.api import Game
 from solver.engine.scoring import ending_clone, round_breakdown
-from solver.engine.warm import ensure_compiled
+from analysis.warm import ensure_compiled
 from solver.errors import BiribaError
 
 HELP = """commands:

@@ -121,7 +121,7 @@ def profile(parts):
     """Compile ``parts`` cold and return (per-part seconds, per-function stats)."""
     stats = defaultdict(_new_entry)
     _install(stats)
-    from solver.engine import warm
+    from analysis import warm
 
     seconds = {}
     for part in parts:

@@ -241,7 +241,7 @@ def test_biriba_review_prints_json_and_writes_a_png_chart(capsys, tmp_path):
 
 
 def test_list_flags_take_a_comma_list_the_flag_repeated_or_both(capsys):
-    from analysis.analyze_cmd import _position_from_args
+    from analysis.cli.analyze import _position_from_args
     from analysis.cli import build_parser
 
     base = ["analyze", "--hand", "AS 4H 5H", "--players", "2"]

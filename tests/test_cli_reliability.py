@@ -12,9 +12,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis import games, moves, play
+from analysis import moves, play
 from analysis.cli import main
-from solver.engine import warm
+from analysis import warm
 from solver.engine.api import Game
 from solver.engine.positions import position
 from solver.engine.scoring import round_breakdown

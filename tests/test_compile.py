@@ -11,7 +11,8 @@ import pytest
 
 from kernels import jit, numba_cache
 from kernels.jit import njit
-from solver.engine import warm
+from analysis import warm
+from solver.engine import compiled
 
 
 @njit(cache=False)
@@ -159,12 +160,12 @@ def test_the_projects_numba_modules_are_found_with_their_imports():
 
 
 def test_parts_start_in_order_and_every_prerequisite_comes_first():
-    todo = list(warm.PARTS)
+    todo = list(compiled.PARTS)
     assert warm.schedule(todo, 2) == ["kernels", "rules"]
     assert warm.schedule(todo, 2, done={"rules"}, started={"kernels"}) == ["greedy", "priced"]
     assert warm.schedule(todo, 6, started=set(todo)) == []
     # a part's run step waits for parts that start before it: no two can wait on each other
-    for part, needs in warm.AFTER.items():
+    for part, needs in compiled.AFTER.items():
         assert all(todo.index(p) < todo.index(part) for p in needs), part
 
 
@@ -185,22 +186,22 @@ def test_a_run_step_waits_for_the_stamps_of_its_prerequisites(monkeypatch):
 
 
 def test_every_part_reaches_the_parts_it_needs():
-    assert warm._with_prerequisites(["search"]) == {"kernels", "priced", "rules", "greedy",
+    assert compiled.with_prerequisites(["search"]) == {"kernels", "priced", "rules", "greedy",
                                                     "search"}
-    assert warm._with_prerequisites(["greedy"]) == {"greedy"}
+    assert compiled.with_prerequisites(["greedy"]) == {"greedy"}
     with pytest.raises(KeyError):
-        warm._with_prerequisites(["nonsense"])
+        compiled.with_prerequisites(["nonsense"])
 
 
 def test_the_estimate_is_the_longest_part_or_the_shared_total():
-    parts = list(warm.PARTS)
-    assert warm._estimate(parts, 1) == sum(warm.SECONDS.values())
-    S, run = warm.SECONDS, warm.RUN_SECONDS
+    parts = list(compiled.PARTS)
+    assert compiled.estimate(parts, 1) == sum(compiled.SECONDS.values())
+    S, run = compiled.SECONDS, compiled.RUN_SECONDS
     priced = max(S["priced"], S["kernels"] + run)
     search = max(S["search"], S["kernels"] + run, priced + run, S["rules"] + run,
                  S["greedy"] + run)
-    assert warm._estimate(parts, 2) == max(sum(S.values()) / 2, search)
-    assert warm._estimate(["greedy"], 2) == warm.SECONDS["greedy"]
+    assert compiled.estimate(parts, 2) == max(sum(S.values()) / 2, search)
+    assert compiled.estimate(["greedy"], 2) == compiled.SECONDS["greedy"]
 
 
 # --- the first compiling call from Python warns ---------------------------------------------
@@ -233,28 +234,28 @@ def test_a_cached_function_does_not_warn(tmp_path, monkeypatch):
 
 
 def test_the_engine_names_the_part_and_its_time():
-    text = warm.first_use_note("solver.engine.turn", "legal_actions")
+    text = compiled.first_use_note("solver.engine.turn", "legal_actions")
     assert text.startswith("numba compiles solver.engine.turn.legal_actions")
     assert " s on one core" in text
-    assert warm.first_use_note("numpy", "x") is None
+    assert compiled.first_use_note("numpy", "x") is None
 
 
 def test_a_parts_stamp_follows_the_files_and_a_revert_compiles_again(tmp_path, monkeypatch):
     """`biriba compile` trusts a part's stamp only for the sources it was made for: a
     touched file (numba recompiles its functions) or a revert to older sources (their
     dependents' caches were dropped meanwhile) makes the part compile again."""
-    from solver.engine import warm
+    from analysis import warm
 
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
-    monkeypatch.setattr(warm.numba.config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiled.numba.config, "CACHE_DIR", str(tmp_path))
     sources = {"key": "a" * 32}
-    monkeypatch.setattr(warm.numba_cache, "source_key", lambda root=None: sources["key"])
-    monkeypatch.setattr(warm.numba_cache, "project_digest", lambda root=None: "p" * 32)
-    warm._mark("rules")
-    assert warm.is_compiled("rules")
+    monkeypatch.setattr(compiled.numba_cache, "source_key", lambda root=None: sources["key"])
+    monkeypatch.setattr(compiled.numba_cache, "project_digest", lambda root=None: "p" * 32)
+    compiled.mark_compiled("rules")
+    assert compiled.is_compiled("rules")
     sources["key"] = "b" * 32                 # a file touched or edited
-    assert not warm.is_compiled("rules")
-    warm._mark("rules")
+    assert not compiled.is_compiled("rules")
+    compiled.mark_compiled("rules")
     sources["key"] = "a" * 32                 # back to the first sources
-    assert not warm.is_compiled("rules")
+    assert not compiled.is_compiled("rules")
     assert len([name for name in os.listdir(tmp_path) if "-rules-" in name]) == 1

@@ -6,6 +6,6 @@ edit of one rule module recompiles that module and the modules that import it.
 """
 
 from kernels import jit as _jit  # noqa: E402
-from solver.engine.warm import first_use_note as _first_use_note  # noqa: E402
+from solver.engine.compiled import first_use_note as _first_use_note  # noqa: E402
 
 _jit.set_first_compile_note(_first_use_note)

@@ -1,10 +1,10 @@
-"""Compiling the engine ahead of its first use, and knowing whether that is still to do.
+"""Compiling the engine ahead of its first use (``biriba compile``).
 
 numba compiles a function at its first call and caches the machine code on
 disk. :func:`compile_engine` makes those first calls on a small deal, part by
-part, and leaves a stamp per part; :func:`is_compiled` reads the stamp, so a
-command can say on stderr that a first run compiles instead of sitting silent.
-``biriba compile`` runs it at install time.
+part, and leaves a stamp per part (:mod:`solver.engine.compiled` reads the
+stamps, so a command can say on stderr that a first run compiles);
+:func:`ensure_compiled` runs it before a command that needs the engine.
 
 A part first compiles its own functions without calling into the other parts
 (the parts meet at linked functions, :mod:`kernels.link`, or are compiled for
@@ -26,75 +26,9 @@ import time
 import numba
 import numpy as np
 
-from kernels import numba_cache
 from solver.engine import layout as L
-
-PARTS = {
-    "kernels": "the numba lay-down kernels (catalogue, best, additions)",
-    "rules": "the rules (legal moves, applying a move)",
-    "greedy": "the greedy player",
-    "priced": "the bounded lay-down search of big hands (linear-programme bound)",
-    "search": "the ISMCTS search and the evaluation (analyze, hint, review, ismcts players)",
-    "playout": "the playout kernel (simulate)",
-    "count": "the lay-down counter (partitions on the numba backend)",
-}
-# A part compiles its functions first (:func:`_build`), calling none of the other parts'
-# code: the parts reach each other through linked functions (kernels.link) or compile
-# without running. Then it runs the calls that reach into other parts (:func:`_run`), once
-# the parts named here are compiled, so that those load from the cache instead of
-# compiling twice.
-AFTER = {
-    "kernels": (),
-    "rules": (),
-    "greedy": (),
-    "priced": ("kernels",),
-    "search": ("kernels", "priced", "rules", "greedy"),
-    "playout": (),
-    "count": (),
-}
-# Seconds each part took to compile cold, two parts at a time, on the project's 2-core
-# machine (benchmarks/README.md, "Compiling"): what a first run announces.
-SECONDS = {"kernels": 70, "rules": 45, "greedy": 17, "priced": 23, "search": 31, "playout": 2,
-           "count": 8}
-# What each command needs compiled: the terminal game, and the playout kernel too.
-NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
-         "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search"),
-         "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced", "count")}
-RUN_SECONDS = 5        # about what a run step takes, its prerequisites loaded from the cache
-WAIT_SECONDS = 1800.0   # a worker waits this long at most for the parts its run step needs
-
-
-def _stamp(part: str) -> str | None:
-    """The file that says ``part`` is compiled for these sources: named by the closure
-    digests and the files' stats (numba recompiles a function whose file was touched, so a
-    touched file makes the part compile again, its untouched callees loading from disk)."""
-    digest = numba_cache.project_digest()[:16] + numba_cache.source_key()[:16]
-    cache = numba.config.CACHE_DIR or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    return os.path.join(cache, f"biriba-compiled-{part}-{digest}-{numba.__version__}")
-
-
-def is_compiled(part: str) -> bool:
-    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
-        return True
-    stamp = _stamp(part)
-    return stamp is not None and os.path.exists(stamp)
-
-
-def _mark(part: str) -> None:
-    stamp = _stamp(part)
-    if stamp is None:
-        return
-    try:
-        folder = os.path.dirname(stamp)
-        os.makedirs(folder, exist_ok=True)
-        for name in os.listdir(folder):      # the part's stamps of other sources go
-            if name.startswith(f"biriba-compiled-{part}-"):
-                os.remove(os.path.join(folder, name))
-        with open(stamp, "w") as handle:
-            handle.write("compiled\n")
-    except OSError:
-        pass   # a read-only cache: numba will have said so; the next run just checks again
+from solver.engine.compiled import (AFTER, NEEDS, PARTS, WAIT_SECONDS, estimate, is_compiled,
+                                     mark_compiled, with_prerequisites)
 
 
 def _compile(part: str, wait: bool = False) -> None:
@@ -207,7 +141,7 @@ def compile_engine(parts=tuple(PARTS), report=None, workers: int | None = None
     return the seconds each took; ``report(text)`` hears a line as each part starts and
     ends. ``workers``: parts compiled at once, each in a process of its own (default: one
     per core); 1 compiles in this process, one part after another."""
-    wanted = _with_prerequisites(parts)
+    wanted = with_prerequisites(parts)
     todo = [part for part in PARTS if part in wanted and not is_compiled(part)]
     if not todo:
         return {}
@@ -215,18 +149,6 @@ def compile_engine(parts=tuple(PARTS), report=None, workers: int | None = None
     if workers <= 1:
         return _compile_here(todo, report)
     return _compile_parallel(todo, report, workers)
-
-
-def _with_prerequisites(parts) -> set[str]:
-    wanted, stack = set(), list(parts)
-    while stack:
-        part = stack.pop()
-        if part not in PARTS:
-            raise KeyError(part)
-        if part not in wanted:
-            wanted.add(part)
-            stack.extend(AFTER[part])
-    return wanted
 
 
 def _compile_here(todo, report) -> dict[str, float]:
@@ -237,7 +159,7 @@ def _compile_here(todo, report) -> dict[str, float]:
         started = time.perf_counter()
         _compile(part)
         seconds[part] = time.perf_counter() - started
-        _mark(part)
+        mark_compiled(part)
         if report:
             report(f"  {part}: done in {seconds[part]:.0f} s")
     return seconds
@@ -257,7 +179,7 @@ def _start(part: str) -> subprocess.Popen:
         env["NUMBA_CACHE_DIR"] = numba.config.CACHE_DIR
     else:
         env.pop("NUMBA_CACHE_DIR", None)
-    command = f"from solver.engine.warm import main; main([{part!r}], wait=True)"
+    command = f"from analysis.warm import main; main([{part!r}], wait=True)"
     return subprocess.Popen([sys.executable, "-c", command], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
@@ -297,45 +219,12 @@ def ensure_compiled(command: str, report) -> None:
     if not missing:
         return
     what = "the lay-down kernels" if command == "numba backend" else "the game engine"
-    estimate = _estimate([p for p in _with_prerequisites(missing) if not is_compiled(p)],
-                         os.cpu_count() or 1)
-    report(f"first run: numba compiles {what} once (about {estimate:.0f} s on this "
+    seconds = estimate([p for p in with_prerequisites(missing) if not is_compiled(p)],
+                       os.cpu_count() or 1)
+    report(f"first run: numba compiles {what} once (about {seconds:.0f} s on this "
            f"machine's {os.cpu_count() or 1} core(s), {', '.join(missing)}; "
            "`biriba compile` does it ahead of time)")
     compile_engine(missing, report)
-
-
-def _estimate(parts, workers: int) -> float:
-    """Wall seconds to compile ``parts`` with ``workers`` processes, from :data:`SECONDS`:
-    the total shared out, or the latest part's end (a run step ends RUN_SECONDS after the
-    last of its prerequisites in ``parts``), whichever is longer."""
-    parts = set(parts)
-    end: dict[str, float] = {}
-    for part in PARTS:
-        if part in parts:
-            after = [end[p] + RUN_SECONDS for p in AFTER[part] if p in parts]
-            end[part] = max([SECONDS[part]] + after)
-    total = sum(SECONDS[p] for p in parts)
-    return max(total / max(workers, 1), max(end.values(), default=0.0))
-
-
-# The part whose compile a function's first call starts (its module's first match).
-_PART_OF = (("kernels.lp_bound", "priced"), ("kernels.", "kernels"),
-            ("solver.engine.policies", "greedy"), ("solver.engine.playout", "playout"),
-            ("solver.search.", "search"), ("solver.engine.", "rules"))
-
-
-def first_use_note(module: str, function: str) -> str | None:
-    """The first-compile warning's text for ``module.function`` (see kernels.jit)."""
-    part = next((p for prefix, p in _PART_OF if module.startswith(prefix)), None)
-    if part is None:
-        return None
-    parts = [p for p in _with_prerequisites([part]) if not is_compiled(p)] or [part]
-    seconds = _estimate(parts, 1)
-    return (f"numba compiles {module}.{function} and what it calls at this first call: "
-            f"{', '.join(p for p in PARTS if p in parts)}, about {seconds:.0f} s on one core "
-            "(cached on disk afterwards; `biriba compile` compiles everything ahead, "
-            "on every core)")
 
 
 def main(argv=None, wait: bool = False) -> int:
@@ -344,6 +233,6 @@ def main(argv=None, wait: bool = False) -> int:
     args = sys.argv[1:] if argv is None else argv
     for part in args:
         _compile(part, wait)
-        _mark(part)
+        mark_compiled(part)
     return 0
 

@@ -1,4 +1,4 @@
-"""``biriba analyze``: the best play in a position, with numbers (analysis.analyzer)."""
+"""``biriba analyze``: the best decision in a position, in points (analysis.analyzer)."""
 
 from __future__ import annotations
 
@@ -15,12 +15,13 @@ from analysis.analyzer import (
     load_position,
     position_of_record,
 )
+from analysis.cli.common import add_rules_arguments
 from solver.engine import records
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search.plans import PLANS_BASIC
 
 
-def add_analyze_command(commands, add_rules_arguments) -> None:
+def add(commands) -> None:
     parser = commands.add_parser("analyze", help="the best decision in a position, in points")
     parser.add_argument("file", nargs="?", metavar="POSITION.json|RECORD.json",
                         help="a position file (examples/), or a record with --at N")
@@ -60,7 +61,7 @@ def add_analyze_command(commands, add_rules_arguments) -> None:
                              "the best, nothing, extend only, hold cards, go out; "
                              f"{PLANS_BASIC}: the best and nothing)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
-    parser.set_defaults(handler=cmd_analyze)
+    parser.set_defaults(handler=run)
 
 
 def _ints(texts, name):
@@ -112,12 +113,12 @@ def _bar(share: float) -> None:
 
 
 def _compile_engine() -> None:
-    from solver.engine.warm import ensure_compiled
+    from analysis.warm import ensure_compiled
 
     ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
 
 
-def cmd_analyze(args) -> int:
+def run(args) -> int:
     from solver.search.search import check_budget, check_plans, check_seed
 
     started = time.perf_counter()               # the budget is the command's

@@ -1,0 +1,65 @@
+"""What the commands share: the parser that fails in one line, rule-set flags, JSON, progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from solver.errors import BiribaError
+from solver.rules import OPTIONS, PRESETS, get_rules
+
+EXIT_BAD_INPUT = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit code 2."""
+
+    def error(self, message):
+        raise BiribaError(f"{self.prog}: {message}")
+
+
+def add_rules_arguments(parser):
+    parser.add_argument("--rules", default="classic", help=f"rule preset ({', '.join(PRESETS)})")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME",
+        help=f"rule option, repeatable ({', '.join(OPTIONS)})",
+    )
+
+
+def rules_from(args):
+    return get_rules(args.rules, *args.option)
+
+
+def print_json(data):
+    print(json.dumps(data, ensure_ascii=True))
+
+
+def announce_numba(backend, cards: int = 0) -> None:
+    """Say on stderr when numba code is about to compile (its first run): the numba
+    backend, or Cython's bounded search from PRICED_CARDS cards (numba's programme)."""
+    from kernels.partition import needs_numba
+
+    if needs_numba(backend, cards):
+        from analysis.warm import ensure_compiled
+
+        ensure_compiled("numba backend", lambda text: print(text, file=sys.stderr, flush=True))
+
+
+def default_backend():
+    from kernels.partition import resolve_backend
+
+    return resolve_backend(None)
+
+
+def progress_bar(done, total, noun="games"):
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {noun}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
