@@ -18,8 +18,8 @@ from solver.errors import OutOfRangeError
 from solver.melds import can_meld
 from solver.optimizer import Instance
 from solver.rules import get_rules
+from solver.limits import MAX_RANDOM_TABLE_MELDS
 
-MAX_TABLE_MELDS = 40  # random_instance: at most this many table melds
 MELD_TRIES = 100_000  # ... drawn in at most this many tries
 
 
@@ -93,8 +93,8 @@ def random_instance(seed: int, hand_size: int = 11, table_melds: int = 0, rules=
     ``options`` go to :meth:`Instance.build` (``keep``, ``opened``, ``score``, ...).
     """
     rules = get_rules(rules) if isinstance(rules, str) else rules
-    if not isinstance(table_melds, int) or not 0 <= table_melds <= MAX_TABLE_MELDS:
-        raise OutOfRangeError(f"table_melds must be 0..{MAX_TABLE_MELDS}, got {table_melds!r}")
+    if not isinstance(table_melds, int) or not 0 <= table_melds <= MAX_RANDOM_TABLE_MELDS:
+        raise OutOfRangeError(f"table_melds must be 0..{MAX_RANDOM_TABLE_MELDS}, got {table_melds!r}")
     rng = random.Random(seed)
     pool = _pack(rules, players)
     table = []

@@ -17,19 +17,14 @@ from typing import NamedTuple
 from kernels.encoding import JOKER, MAX_DECKS, RANK_COUNT, RANKS, SUITED_KIND_COUNT
 from kernels.params import MAX_SET_SIZE, NO_LIMIT
 from solver.errors import InvalidRulesError, quote_value
+from solver.limits import (MAX_DECK_CARDS, MAX_JOKERS_PER_DECK, MAX_POINTS, MAX_SCORE,  # noqa: F401
+                           MAX_TABLE_MELDS)
 
 PILE_PICKUP_MODES = ("always", "restricted")
 TURNED_WILD_MODES = ("choose", "bury")
 BIRIBAKI_MODES = ("hand_emptied", "first_biriba")
 STOCK_EXHAUSTED_MODES = ("end_after_turn", "pile_only", "pile_while_possible")
 
-# Bounds of the numeric fields (RULES.md is silent on most: these keep every number a
-# sensible size, far inside int64, so no rule number can overflow a kernel's table).
-MAX_POINTS = 100_000         # a card value, a bonus, a penalty, a vulnerability minimum
-MAX_SCORE = 1_000_000        # a target score or a vulnerability threshold
-MAX_JOKERS_PER_DECK = 2      # RULES.md §1: 2 per deck (the kernels hold at most 6 jokers)
-MAX_DECK_CARDS = MAX_DECKS * (SUITED_KIND_COUNT + MAX_JOKERS_PER_DECK)   # 162
-MAX_TABLE_MELDS = MAX_DECK_CARDS // 3                                    # 54
 MIN_STOCK = 1                # cards the stock keeps after the deal (RULES.md §4: "the rest")
 DEAL_PLAYERS = (2, 3, 4, 6)  # RULES.md §4
 
@@ -105,6 +100,18 @@ def _type_problem(name: str, value, annotation: str) -> str | None:
             return None
         return f"{name}={quote_value(value)} must be a tuple of (int, int) pairs{nullable}"
     raise TypeError(f"RuleSet field {name!r}: no check for the annotation {annotation!r}")
+
+
+def vulnerability_minimum(pairs, count: int, score: int) -> int:
+    """Vulnerability (RULES.md §6): the least a team's first lay-down must be worth at match
+    score ``score``, the minimum of the highest threshold reached. ``pairs`` holds ``count``
+    (threshold, minimum) pairs flat, thresholds ascending. The engine runs this same body in
+    numba (:func:`solver.engine.basics.minimum_for`)."""
+    minimum = 0
+    for i in range(count):
+        if score >= pairs[2 * i]:
+            minimum = pairs[2 * i + 1]
+    return minimum
 
 
 @dataclass(frozen=True)
@@ -361,11 +368,8 @@ class RuleSet:
 
     def minimum_first_laydown(self, match_score: int) -> int:
         """Vulnerability (RULES.md §6): the least a team's first lay-down must be worth."""
-        minimum = 0
-        for threshold, value in self.vulnerability:
-            if match_score >= threshold:
-                minimum = value
-        return minimum
+        pairs = [number for pair in self.vulnerability for number in pair]
+        return vulnerability_minimum(pairs, len(self.vulnerability), match_score)
 
     def replace(self, **overrides) -> RuleSet:
         """A copy with some fields changed; unknown fields raise."""

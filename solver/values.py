@@ -23,8 +23,8 @@ from solver.cards import Hand, as_hand
 from solver.errors import ImpossiblePositionError
 from solver.melds import biriba_bonus
 from solver.rules import RuleSet, get_rules
+from solver.limits import MAX_HAND_CARDS  # noqa: F401
 
-MAX_HAND_CARDS = 60
 
 
 @functools.lru_cache(maxsize=64)

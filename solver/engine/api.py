@@ -26,6 +26,7 @@ from solver.engine import layout as L
 from solver.engine.rules import engine_rules, teams_of
 from solver.errors import BiribaError, IllegalMoveError, OutOfRangeError
 from solver.rules import RuleSet, get_rules
+from solver.limits import MAX_SEED  # noqa: F401
 
 _PHASE_NAMES = {L.CHOOSE_TRUMP: "choose_trump", L.DRAW: "draw", L.PLAY: "play",
                 L.ROUND_OVER: "round_over", L.MATCH_OVER: "match_over"}
@@ -37,7 +38,6 @@ TERMINAL = -4
 SUITS = "SHDC"
 
 
-MAX_SEED = 2**63 - 1     # seeds are int64 in the engine
 ACTION_TYPES = (L.ACTION_TRUMP, L.ACTION_DRAW, L.ACTION_PILE, L.ACTION_LAY, L.ACTION_EXTEND,
                 L.ACTION_DISCARD, L.ACTION_REDRAW)
 

@@ -36,6 +36,7 @@ from kernels.partition_numba import (  # noqa: F401
     meld_reading,
 )
 from solver.engine import layout as L
+from solver.rules import vulnerability_minimum
 
 # Who is playing, as the rule checks read it: the seat, its team, the seat's hand (counts)
 # and how many cards it holds, and the team's (biribas, clean biribas, runs, sets).
@@ -57,6 +58,19 @@ LCG_MASK = (1 << 48) - 1
 def seed_rng(seed):
     """Generator state for ``seed`` (any int)."""
     return (seed ^ LCG_MUL) & LCG_MASK
+
+
+def search_rng(seed: int) -> np.ndarray:
+    """The generator (int64[1]) of a search or an evaluation with ``seed``: its own stream,
+    apart from the deal's generator of the same seed."""
+    return np.array([seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
+
+
+@njit(cache=True)
+def rng_unit(rng):
+    """Uniform float in [0, 1) from the generator ``rng`` (int64[1], advanced)."""
+    rng[0] = (int(rng[0]) * LCG_MUL + LCG_ADD) & LCG_MASK
+    return (rng[0] >> 17) / float(1 << 31)
 
 
 @njit(cache=True)
@@ -199,14 +213,13 @@ def set_aside_red_threes(S, seat, replace):
             S[L.HANDS + seat * L.KINDS + S[L.STOCK + S[L.STOCK_N]]] += 1
 
 
+_vulnerability_minimum = njit(cache=True)(vulnerability_minimum)
+
+
 @njit(cache=True)
 def minimum_for(R, score):
     """Vulnerability (RULES.md §6): least first lay-down for a match score."""
-    minimum = 0
-    for i in range(R[L.R_VULN_N]):
-        if score >= R[L.R_VULN + 2 * i]:
-            minimum = R[L.R_VULN + 2 * i + 1]
-    return minimum
+    return _vulnerability_minimum(R[L.R_VULN:], R[L.R_VULN_N], score)
 
 
 @njit(cache=True)

@@ -10,13 +10,14 @@ Rule numbers live in a second array (``R_*`` offsets), built once per game by
 """
 
 from kernels.encoding import JOKER, KIND_COUNT
+from solver.limits import MAX_DECK_CARDS, MAX_TABLE_MELDS
 from solver.rules import STOCK_EXHAUSTED_MODES
 
 KINDS = KIND_COUNT      # card kinds per hand, meld or packet
 MAX_PLAYERS = 6
 MAX_TEAMS = 6           # partnership's individual option with 6 players
-MAX_CARDS = 162
-MAX_MELDS = 54          # per team: 162 cards / 3
+MAX_CARDS = MAX_DECK_CARDS
+MAX_MELDS = MAX_TABLE_MELDS     # per team
 MAX_PACKETS = 6         # one per team
 INFO = 6                # per table meld: the six fields below
 INFO_SHAPE = 0          # the meld's shape (kernels.params SHAPE: run, set, wild set)

@@ -36,12 +36,8 @@ from solver.engine.basics import (
     wild_bar,
 )
 from solver.engine.discard import discard_ok
-
-
-# Memo entries of the lay-down search behind one legality check. Past it the search
-# answers with the best lay-down it found, a lower bound: a vulnerable team's meld
-# whose minimum it cannot show reachable is refused (README, "Engine decisions").
-RULE_BUDGET = 1 << 17
+from solver.limits import RULE_BUDGET   # past it a vulnerable team's meld it cannot show
+                                        # reaching the minimum is refused
 
 
 @njit(cache=True, inline="always")

@@ -52,14 +52,10 @@ from solver.engine.core import (
     trump_bonus,
     vulnerable_minimum,
 )
+from solver.limits import PICKUP_BUDGET, PLAN_BUDGET
 
 RANDOM = 0
 GREEDY = 1
-# Memo entries of one lay-down plan: a plan for a huge hand (a large pile taken, many
-# table melds) is the best lay-down found within it, not always the best there is. The
-# pickup decision only ranks hand against hand + pile, so it estimates with less.
-PLAN_BUDGET = 1 << 17
-PICKUP_BUDGET = 1 << 15
 
 
 class Plan(NamedTuple):

@@ -57,6 +57,7 @@ from kernels.params import KEY_VERSION
 from solver.engine.api import Game, State
 from solver.errors import BiribaError, RecordError, quote_value
 from solver.rules import PRESETS, RuleSet, is_int
+from solver.limits import MAX_RECORD_BYTES
 
 FORMAT = "biriba-record"
 VERSION = KEY_VERSION    # actions embed meld keys: a new key layout is a new record version
@@ -70,7 +71,6 @@ ADDED_RULE_FIELDS = ("extend_needs_own_meld", "wild_set_bars_wilds", "close_with
                      "dealer_bottom_wilds")
 FINAL_KEYS = ("round_scores", "match_scores", "end_reason", "terminal")
 PLAYER_COUNTS = (2, 3, 4, 6)
-MAX_RECORD_BYTES = 50 * 1024 * 1024
 INT64 = 1 << 63
 
 # Exceptions that bad values may raise inside RuleSet, Game and the engine set-up.

@@ -45,21 +45,17 @@ import numpy as np
 
 from solver.engine import core
 from solver.engine import layout as L
+from solver.engine.basics import search_rng
 from solver.errors import OutOfRangeError
 from solver.search import decisions as D
 from solver.search.flat import PAIRS, SUMS, flat_samples
 from solver.search.plans import PLANS_DEFAULT, is_lay
 from solver.search.search import (SearchError, _available, check_budget, check_plans,
                                   check_seed, decision_name, default_stage, expansion)
+from solver.limits import (CHUNK_SECONDS, CONTENDERS, MIN_SAMPLES, ROUND_GROWTH, ROUND_MIN,  # noqa: F401
+                           SCREEN, Z_SEPARATE)
 
-MIN_SAMPLES = 32        # samples a turn needs before it gets figures
-SCREEN = 8              # samples of every turn when there are more than CONTENDERS
-CONTENDERS = 16         # turns that go on past the screening
-ROUND_GROWTH = 0.3      # a round adds this share of the best's samples
-ROUND_MIN = 16          # samples per round at least
 Z95 = 1.96
-Z_SEPARATE = 2.8        # separated: the paired difference beyond this many standard errors
-CHUNK_SECONDS = 0.05    # a numba call under a time budget takes about this at most
 
 
 class Figure(NamedTuple):
@@ -306,7 +302,7 @@ class _Sampler:
         count = turns.shape[0]
         self.sums = np.zeros((count, SUMS), dtype=np.float64)
         self.pairs = np.zeros((count, count, PAIRS), dtype=np.float64)
-        self.rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
+        self.rng = search_rng(seed)
         self.rollouts = 0
         self.samples = 0
         self.timed = 0.0

@@ -11,6 +11,7 @@ import numpy as np
 from kernels.jit import njit
 
 from solver.engine import layout as L
+from solver.engine.basics import rng_unit
 from solver.engine.core import apply_action, end_round
 from solver.engine.policies import greedy_action, random_action
 from solver.search.decisions import apply_decision, available
@@ -82,12 +83,6 @@ def rollout(S, T, buffer, rng, epsilon, cutoff):
             action = greedy_action(S, T, buffer)
         apply_action(S, T, action)
     end_round(S, R, vals, L.IDLE_OUT)          # never met: a round ends long before
-
-
-@njit(cache=True)
-def rng_unit(rng):
-    rng[0] = (int(rng[0]) * 0x5DEECE66D + 0xB) & ((1 << 48) - 1)
-    return (rng[0] >> 17) / float(1 << 31)
 
 
 @njit(cache=True)

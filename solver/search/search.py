@@ -17,6 +17,7 @@ import numpy as np
 from solver.engine import core
 from solver.engine import layout as L
 from solver.engine.api import MAX_SEED
+from solver.engine.basics import search_rng
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search import decisions as D
 from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH, MAX_ROLLOUT,
@@ -27,14 +28,9 @@ from solver.search.multi import NODES_PER_ITERATION
 from solver.search.plans import LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, PLANS_DEFAULT, \
     is_lay
 from solver.search.tree import new_tree
+from solver.limits import (CHUNK, CHUNK_SECONDS, DEFAULT_ITERATIONS, MAX_ITERATIONS, MAX_NODES,  # noqa: F401
+                           MAX_SECONDS, MAX_WORKERS)
 
-DEFAULT_ITERATIONS = 400
-MAX_ITERATIONS = 1_000_000
-MAX_SECONDS = 3600.0
-MAX_WORKERS = 64
-MAX_NODES = 200_000             # MO-ISMCTS: the trees' nodes at most (the single tree's cap)
-CHUNK = 16                      # iterations per numba call under a time budget
-CHUNK_SECONDS = 0.05            # and seconds per call at most, by the measured pace
 EXPLORATION_DEFAULT = 0.7       # on rewards of a round-score difference / SCALE_DEFAULT
 SCALE_DEFAULT = 500.0
 
@@ -233,7 +229,7 @@ class _Worker:
             self.tree = new_tree(nodes)
         else:
             self.tree = new_tree(capacity + 1)
-        self.rng = np.array([core.seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
+        self.rng = search_rng(seed)
         self.done = 0
         self.actions = 0
         # the clock of a time budget: from the search's entry (``started``, a
