@@ -3,7 +3,7 @@
     python -m benchmarks.search_report [--positions 20] [--iterations 400] [--players 4]
                                        [--openspiel SIMULATIONS] [--cutoffs 40,20,10]
                                        [--workers-iterations 1600]
-                                       [--multi] [--infer TRUST]
+                                       [--multi] [--infer TRUST] [--markdown]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
 iterations per second with greedy rollouts to the end of the round and with random
@@ -97,6 +97,8 @@ def main(argv=None) -> None:
     parser.add_argument("--workers-iterations", type=int, default=0, metavar="N",
                         help="the longer budget of the workers line (default 4x --iterations)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the figures as a Markdown table (benchmarks/tables.py)")
     args = parser.parse_args(argv)
     cutoffs = [int(n) for n in args.cutoffs.split(",") if n.strip()]
     states = positions(args.positions, args.players)
@@ -134,6 +136,9 @@ def main(argv=None) -> None:
     if args.json:
         print(json.dumps(figures))
         return
+    if args.markdown:
+        print(_markdown(figures, cutoffs, args))
+        return
     print(f"{len(states)} seeded {args.players}-player classic mid-round positions, "
           f"{args.iterations} iterations each, one core")
     print(f"greedy rollouts: {greedy:,.0f} iterations/s ({greedy_actions:.0f} engine actions "
@@ -158,6 +163,44 @@ def main(argv=None) -> None:
         print(f"OpenSpiel's ISMCTSBot (random rollouts, through the pyspiel wrapper): "
               f"{figures['openspiel_per_s']:,.0f} simulations/s; ours with random rollouts "
               f"{figures['random_rollouts_vs_openspiel']:.1f}x that")
+
+
+def _markdown(figures, cutoffs, args) -> str:
+    """The figures as the Markdown table of benchmarks/README.md."""
+    f = figures
+    rows = [
+        ("greedy rollouts to the end of the round",
+         f"{f['greedy_rollouts_per_s']:,.0f} iterations/s "
+         f"({f['greedy_actions_per_iteration']:.0f} engine actions each)"),
+        ("random rollouts (`epsilon=1`)",
+         f"{f['random_rollouts_per_s']:,.0f} iterations/s "
+         f"({f['random_actions_per_iteration']:.0f} engine actions each)"),
+        (f"`workers=2` against `workers=1`, {f['iterations']:,} iterations a decision",
+         f"{f['workers_speedup']:.2f}× ({f['workers_2_per_s']:,.0f} against "
+         f"{f['workers_1_per_s']:,.0f} iterations/s)"),
+        (f"the same at {f['workers_iterations']:,} iterations a decision",
+         f"{f['workers_long_speedup']:.2f}× ({f['workers_long_2_per_s']:,.0f} against "
+         f"{f['workers_long_1_per_s']:,.0f} iterations/s)"),
+    ]
+    for cutoff in cutoffs:
+        per_s, actions = f[f"cutoff_{cutoff}"]
+        rows.append((f"greedy rollouts cut off after {cutoff} actions (`cutoff={cutoff}`)",
+                     f"{per_s:,.0f} iterations/s ({actions:.0f} engine actions each)"))
+    if args.multi:
+        rows.append(("one tree per player (`multi=1`), greedy rollouts",
+                     f"{f['multi_per_s']:,.0f} iterations/s"))
+    if args.infer:
+        rows.append((f"inference (`infer={args.infer:g}`), greedy rollouts",
+                     f"{f['infer_per_s']:,.0f} iterations/s "
+                     f"({f['infer_per_s'] / f['greedy_rollouts_per_s'] - 1:+.0%})"))
+    if args.openspiel:
+        rows.append(("OpenSpiel's ISMCTSBot, random rollouts (pyspiel wrapper)",
+                     f"{f['openspiel_per_s']:,.0f} simulations/s"))
+        rows.append(("ours with random rollouts against OpenSpiel's",
+                     f"{f['random_rollouts_vs_openspiel']:.1f}×"))
+    head = (f"| {f['positions']} seeded {f['players']}-player classic positions, "
+            f"{f['iterations']:,} iterations each, one core | figure |")
+    return "\n".join([head, "|---|---|"] + [f"| {what} | {figure} |" for what, figure in rows])
 
 
 if __name__ == "__main__":

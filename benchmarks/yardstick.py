@@ -1,7 +1,7 @@
 """A yardstick for search: fixed decision positions with the decision a long search prefers.
 
     python -m benchmarks.yardstick build [--positions 100] [--long 10000]   # writes the JSON
-    python -m benchmarks.yardstick curve [--budgets 50,100,...,3200] [--png FILE]
+    python -m benchmarks.yardstick curve [--budgets 50,100,...,3200] [--png FILE] [--markdown]
 
 ``build`` makes seeded 4-player ``classic`` positions (greedy play from a seeded deal for
 a seeded number of actions, kept when the player to move has a real decision), searches each
@@ -88,6 +88,8 @@ def main(argv=None) -> None:
     parser.add_argument("--png", help="write the agreement curve here")
     parser.add_argument("--cutoff", type=int, default=0,
                         help="the search's rollout cut-off (0: to the end of the round)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the curve as a Markdown table (benchmarks/tables.py)")
     args = parser.parse_args(argv)
     if args.command == "build":
         PATH.write_text(json.dumps(build(args.positions, args.long), indent=1) + "\n")
@@ -98,9 +100,18 @@ def main(argv=None) -> None:
                      budgets)
     print(f"{len(positions)} positions of {PATH.name} (long search "
           f"{positions[0][1]['long_iterations']} iterations)")
-    print(f"{'budget':>7} {'agreement':>10} {'s/decision':>11}")
-    for row in rows:
-        print(f"{row['budget']:>7} {row['agreement']:>10.1%} {row['seconds_per_decision']:>11.3f}")
+    if args.markdown:
+        print()
+        print("| iterations | " + " | ".join(f"{r['budget']:,}" for r in rows) + " |")
+        print("|---|" + "---|" * len(rows))
+        print("| agreement | " + " | ".join(f"{r['agreement']:.0%}" for r in rows) + " |")
+        print("| seconds per decision | "
+              + " | ".join(f"{r['seconds_per_decision']:.3f}" for r in rows) + " |")
+    else:
+        print(f"{'budget':>7} {'agreement':>10} {'s/decision':>11}")
+        for row in rows:
+            print(f"{row['budget']:>7} {row['agreement']:>10.1%} "
+                  f"{row['seconds_per_decision']:>11.3f}")
     if args.png:
         import matplotlib
 
