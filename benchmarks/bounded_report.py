@@ -2,7 +2,7 @@
 
     python -m benchmarks.bounded_report [--count 10]
 
-- the greedy player's pickup decision in the rank-sweep issue's position
+- the greedy player's pickup decision in the large pickup position
   (4-player classic, seat 0 draws with 14 cards, a 30-card pile, five team
   melds; the other cards dealt from ``--count`` seeds): median and slowest;
 - the kernel path (Cython and numba) on the 45-card + 10-table-meld instances

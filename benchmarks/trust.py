@@ -1,4 +1,4 @@
-"""Can a player trust the verdicts? The benchmarks of the evaluation (issue 39).
+"""Can a player trust the verdicts? The benchmarks of the evaluation (solver.search.evaluate).
 
     python -m benchmarks.trust stability [--positions 200] [--seconds 10]
     python -m benchmarks.trust examples [--seeds 20]

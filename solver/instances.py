@@ -65,8 +65,8 @@ def pile_position(seed: int):
 
     Seat 0 holds 14 cards and its team has five melds on the table
     (``PILE_TEAM_MELDS``); the discard pile holds 30 cards. The hand and the pile are
-    dealt from the rest of the decks with ``seed``. (The rank-sweep issue's position:
-    the greedy player's pickup decision once took 20 minutes there.)
+    dealt from the rest of the decks with ``seed``: a pickup decision whose lay-down search
+    is large, which the bounded search must answer in bounded time.
     """
     # here, not at the top: importing the engine loads its numba kernels, which the
     # optimizer's users of this module never need

@@ -1,4 +1,4 @@
-"""Issue 11: no traceback on any input, nothing played lost, a terminal game that helps.
+"""Reliability: no traceback on any input, nothing played lost, a terminal game that helps.
 
 Clause numbers are those of docs/rules.md (the same as RULES.md).
 """

@@ -231,15 +231,11 @@ def test_partnership_individual_with_four_and_six_players(players):
 
 
 # Fingerprints of 40 seeded rounds (seed 2000 on): the engine actions played, the score sum
-# and a seat-weighted score sum, recorded on 2026-12-02 and unchanged by the kernel speed-ups
-# of that day (the additions' far-run skip, the catalogue's set skip, meld_reading). The two
-# greedy rows of `venezuelan` and `threes` were re-recorded on 2026-12-03: from
-# PRICED_CARDS (20) cards the greedy plan's `best` now proves the programme's floor best and
-# answers its melds (the same points, not always the reference's first melds), and a search
-# its budget stops answers the floor; hand + pile reaches 20 cards in those presets' rounds.
-# The `threes` greedy row again on 2026-12-03 (seventh session): the cut rounds warm-start
-# the simplex, so the programme's solution, and the floor rounded from it, can be another
-# of the optimal ones.
+# and a seat-weighted score sum. A change of the lay-down search that finds another of
+# the optimal lay-downs changes a greedy row: from PRICED_CARDS (20) cards the greedy plan's
+# `best` answers the melds of the programme's floor (the same points, not always the
+# reference's first melds), and hand + pile reaches 20 cards in the rounds of `venezuelan`
+# and `threes`. Such a row is re-recorded with the reason in the commit.
 PLAY_FINGERPRINTS = [
     (4, "classic", RANDOM, (7712, 13610, 19040)),
     (4, "classic", GREEDY, (4175, 40150, 60460)),

@@ -1,6 +1,6 @@
 """Computer policies as numba functions over the state array: random and greedy.
 
-``greedy_action`` is the greedy player of the engine issue:
+``greedy_action`` is the greedy player:
 
 - it takes the discard pile when hand + pile has a lay-down worth more than
   the best lay-down of the hand alone (:func:`plan_beats`: the linear
