@@ -1,6 +1,6 @@
 """Bounded time for the compiled lay-down search: the budget, the big instances, the big pile.
 
-The first-card programme is exponential in the worst case (docs/partition-design.md);
+The first-card programme is exponential in the worst case (docs/kernels-design.md);
 its compiled backends memoise at most a budget of sub-problems and then say their
 answer is not proven best. RULES.md §2 (melds, extending), §5.1 (taking the pile).
 """
