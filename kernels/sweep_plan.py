@@ -31,6 +31,7 @@ from kernels.params import MAX_SET_SIZE, NEG_INF, SHAPE_RUN, SHAPE_SET, SHAPE_WI
 POSITIONS = 14          # 0 the ace low, 1..12 the 2 to the K, 13 the ace high
 LONGEST_RUN = 13
 NO_THRESHOLD = 99
+DIRTY, CLEAN = 0, 1     # the run bonus's cleanliness index
 
 
 class NotSweepable(BiribaError):
@@ -71,7 +72,7 @@ class Plan(NamedTuple):
     wild_twos: int
     slack_cap: int              # ratio slack above this is as good as unlimited
     values: np.ndarray          # int64[53]
-    run_bonus: np.ndarray       # int64[4, 2, 14]
+    run_bonus: np.ndarray       # int64[4, 2, 14]: by suit, DIRTY or CLEAN, length
     threshold: np.ndarray       # int64[14]: 1 where the bonus changes at that length
     settle: np.ndarray          # int64[4, 14, 14]: see settle_table
     next_threshold: np.ndarray  # int64[15]: smallest threshold above a length, or 99
@@ -79,7 +80,7 @@ class Plan(NamedTuple):
     set_naturals: np.ndarray    # int64[14]: 1 where naturals may go into sets
     wild_set_bonus: np.ndarray  # int64[J+1]: all-wild sets of m wilds (NEG_INF: none)
     runs: tuple                 # TableRun per table run, by suit then table index
-    offset: int                 # minus the bonus the table melds hold now
+    offset: int                 # minus the bonus the table melds hold before the lay-down
     wild_total: int             # wilds in the hand (jokers, and 2s when 2s are wild)
 
 
@@ -93,7 +94,7 @@ def sweepable(run_bonus, min_size: int) -> bool:
     """
     rb = np.asarray(run_bonus)
     for length in range(min_size, LONGEST_RUN + 1):
-        if (rb[:, 1, length] < rb[:, 0, length]).any():
+        if (rb[:, CLEAN, length] < rb[:, DIRTY, length]).any():
             return False
     return True
 
