@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import warnings
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numba
 from numba.core import errors, types, typing
 from numba.core.registry import CPUDispatcher

@@ -46,7 +46,6 @@ from numba.core import cgutils, types
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 
 DISABLED = bool(numba.config.DISABLE_JIT)
 

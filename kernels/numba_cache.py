@@ -74,7 +74,8 @@ def _module_file(name: str, root: str) -> str | None:
 
 def imports_of(tree: ast.AST, root: str = ROOT) -> set[str]:
     """The project files a parsed module imports (``from a.b import c`` counts ``a/b/c.py``
-    when c is a module, and ``a/b.py`` or ``a/b/__init__.py`` always)."""
+    when c is a module, ``a/b.py``, and ``a/b/__init__.py`` when it defines compiled
+    functions or hands on a name ``c`` that is not a module of its own)."""
     found = set()
     for node in ast.walk(tree):
         names = []
@@ -82,6 +83,12 @@ def imports_of(tree: ast.AST, root: str = ROOT) -> set[str]:
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            if node.module.split(".")[0] in PACKAGES:
+                faces = [alias.name for alias in node.names
+                         if _module_file(f"{node.module}.{alias.name}", root) is None]
+                init = os.path.join(root, *node.module.split("."), "__init__.py")
+                if faces and os.path.isfile(init):
+                    found.add(init)        # a name a package's face hands on from its modules
         for name in names:
             if name.split(".")[0] not in PACKAGES:
                 continue

@@ -115,6 +115,22 @@ def test_an_edit_below_reaches_every_importer(cached_project):
     assert _cached(tmp_path) == ["apart"]
 
 
+def test_a_name_handed_on_by_a_package_face_reaches_its_importers(tmp_path):
+    """``from kernels.pack import f``, where the package's __init__ only re-exports f from
+    a module of its own: an edit of that module reaches the importer."""
+    (tmp_path / "kernels" / "pack").mkdir(parents=True)
+    (tmp_path / "kernels" / "pack" / "__init__.py").write_text(
+        "from kernels.pack.inner import f  # noqa: F401\n")
+    inner = tmp_path / "kernels" / "pack" / "inner.py"
+    inner.write_text("from kernels.jit import njit\n\n@njit\ndef f(x):\n    return x\n")
+    user = tmp_path / "kernels" / "user.py"
+    user.write_text("from kernels.jit import njit\nfrom kernels.pack import f\n\n"
+                    "@njit\ndef g(x):\n    return f(x)\n")
+    before = numba_cache.Digests(str(tmp_path)).closure(str(user))
+    inner.write_text(inner.read_text().replace("return x", "return x + 1"))
+    assert numba_cache.Digests(str(tmp_path)).closure(str(user)) != before
+
+
 def test_a_comment_or_a_touch_drops_nothing(cached_project):
     """Comments and layout are not code: numba itself recompiles the edited file's own
     functions (it hashes their file), the importers keep their machine code."""
