@@ -2,7 +2,7 @@
 
 # --- the priced search ----------------------------------------------------------------
 #
-# best() with the bound of a dual-feasible price vector, as partition_numba.best_priced:
+# best() with the bound of a dual-feasible price vector, as kernels.laydown.search.best_priced:
 # the sub-problem of a remaining hand r at step s, with k cards kept so far, is worth at
 # most prices . r + tail[s] - (keep - k) * leave (fixed point, ``scale``), where tail[s]
 # is the slack of the groups and cuts that still have a meld at step s or later. The
@@ -32,7 +32,7 @@ cdef inline bint _count_move(Ctx* c) noexcept nogil:
 cdef inline void _close_cuts(Ctx* c, int64_t s, int64_t sign) noexcept nogil:
     """Slot s laid (``sign`` 1) or taken back (-1): a cut holding its meld is closed once
     one of its melds is laid (no other can be), so its slack leaves the bound of the steps
-    after the slot's (partition_numba._close_cuts)."""
+    after the slot's (kernels.laydown.programme.close_cuts)."""
     cdef int64_t i, cut, t
     for i in range(c.cuts_start[s], c.cuts_start[s + 1]):
         cut = c.cuts_of[i]

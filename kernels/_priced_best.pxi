@@ -79,7 +79,7 @@ def best_priced(hand, meld_counts, points, keep, groups, max_left, budget, price
                 floor, live, cut_starts, cut_melds, scale, move_limit, node_bound=None,
                 node_programmes=0, node_cards=0, node_moves=0):
     """best() bounded by a dual-feasible price vector; the contract of
-    partition_numba.best_priced (kernels.lp_bound.priced makes the arguments).
+    kernels.laydown.search.best_priced (kernels.lp_bound.priced makes the arguments).
 
     ``prices`` int64[53] and ``slack`` int64[G + C] (the groups' and the cuts' dual
     values; cut c holds the melds cut_melds[cut_starts[c]:cut_starts[c + 1]]) must

@@ -1,7 +1,8 @@
-"""Table additions by position masks: the fast path of ``partition_numba.additions``.
+"""Table additions by position masks: the fast path of
+``kernels.laydown.melds.additions``.
 
-``partition_numba.additions`` finds a table meld's additions by generating the catalogue
-of the meld plus the hand's cards that can join it (every reading, 53 counts a row) and
+``kernels.laydown.melds.additions`` finds a table meld's additions by generating the
+catalogue of the meld plus the hand's cards that can join it (every reading, 53 counts a row) and
 keeping the rows that hold the meld. For the rules of every preset but partnership (2s
 wild, at most one wild a meld, no ratio rule) the melds a table run or set can become are
 few and easy to name, so this module lists them directly, with one small integer per
@@ -29,7 +30,6 @@ the table meld, keys int64[c]: the new meld's key), grown as needed, by key.
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 
@@ -41,6 +41,9 @@ from kernels.params import (
     KEY_TAG_SET,
     KEY_TAG_SHIFT,
     KEY_TWO_SHIFT,
+    RULE_MAX_WILDS,
+    RULE_NATURALS_PER_WILD,
+    RULE_WILD_TWOS,
 )
 
 NO_WILD = -1      # a candidate that adds no foreign wild
@@ -49,7 +52,8 @@ NO_WILD = -1      # a candidate that adds no foreign wild
 @njit(cache=True)
 def one_wild_rules(scalars):
     """Do the rules fit this module: 2s wild, at most one wild a meld, no ratio rule?"""
-    return scalars[0] == 1 and scalars[1] == 1 and scalars[2] == 0
+    return (scalars[RULE_WILD_TWOS] == 1 and scalars[RULE_MAX_WILDS] == 1
+            and scalars[RULE_NATURALS_PER_WILD] == 0)
 
 
 @njit(cache=True)

@@ -13,7 +13,6 @@ best`` about 0.4 s of loading) and compiled for the engine (``candidate_rows``).
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 

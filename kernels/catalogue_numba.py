@@ -1,7 +1,8 @@
-"""A hand's meld catalogue by position masks: the fast path of ``partition_numba.catalogue``.
+"""A hand's meld catalogue by position masks: the fast path of
+``kernels.laydown.melds.catalogue``.
 
-``partition_numba.catalogue`` generates every reading of every meld as a row of 53 counts,
-then sorts the rows by key and keeps each key's best reading. For the rules of
+``kernels.laydown.melds.catalogue`` generates every reading of every meld as a row of 53
+counts, then sorts the rows by key and keeps each key's best reading. For the rules of
 :func:`kernels.additions_numba.one_wild_rules` without sets of wilds (every preset but
 partnership and venezuelan) a meld's readings are few and have one shape, so this module
 lists the readings as small integers and builds the 53-count rows only for the melds kept:
@@ -20,7 +21,6 @@ the general path: tested against it and against ``partition_ref.catalogue``.
 
 from __future__ import annotations
 
-import kernels  # noqa: F401  (sets the numba cache location first)
 import numpy as np
 from kernels.jit import njit
 
@@ -33,6 +33,9 @@ from kernels.params import (
     KEY_TAG_SET,
     KEY_TAG_SHIFT,
     KEY_TWO_SHIFT,
+    RULE_MIN_SIZE,
+    RULE_SET_RANKS,
+    RULE_WILD_SETS,
     SHAPE_RUN,
     SHAPE_SET,
 )
@@ -43,7 +46,7 @@ NO_WILD = -1
 @njit(cache=True)
 def handles(scalars):
     """Do the rules fit this module (one wild a meld, 2s wild, no ratio, no wild sets)?"""
-    return one_wild_rules(scalars) and scalars[5] == 0
+    return one_wild_rules(scalars) and scalars[RULE_WILD_SETS] == 0
 
 
 @njit(cache=True)
@@ -101,8 +104,8 @@ def _run_key(suit, cells, wild):
 @njit(cache=True)
 def catalogue(hand, scalars, values, run_bonus, set_bonus):
     """(keys, counts, shapes, homes, cleans, points) of the hand's melds, ascending key,
-    as ``partition_numba.catalogue`` (call only when :func:`handles` the rules)."""
-    min_size = scalars[3]
+    as ``kernels.laydown.melds.catalogue`` (call only when :func:`handles` the rules)."""
+    min_size = scalars[RULE_MIN_SIZE]
     found = np.empty((32, 6), np.int64)
     n = 0
     foreign_of = np.empty(5, np.int64)
@@ -158,7 +161,7 @@ def catalogue(hand, scalars, values, run_bonus, set_bonus):
                         found, n = _push(found, n, _run_key(suit, cells, wild), SHAPE_RUN,
                                          suit, cells, wild, 0)
     for rank in range(RANK_COUNT):
-        if not (scalars[4] >> rank) & 1:
+        if not (scalars[RULE_SET_RANKS] >> rank) & 1:
             continue
         limit = 0                             # the hand's naturals of the rank, 2 bits a suit
         held = 0

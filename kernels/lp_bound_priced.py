@@ -7,7 +7,7 @@ programme (:mod:`kernels.lp_bound_simplex`) and its repaired prices
 :mod:`kernels.lp_bound_floor`) and the melds and leftovers that a lay-down as
 good can afford. On seeded 45-card instances with 10 table melds the programme
 without cuts is 0-6% above the optimum (the per-card shares of
-:func:`kernels.partition_numba._shares` are 100% above); a few rounds of cuts
+:func:`kernels.laydown.programme.card_shares` are 100% above); a few rounds of cuts
 take most of that gap away.
 """
 

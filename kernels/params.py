@@ -23,7 +23,7 @@ PRICED_CARDS = 20          # from this many cards numba's best() bounds by linea
 NO_LIMIT = 99
 
 # The meld key (kernels.partition_ref.meld_key, its numba and Cython twins, and the inverse
-# kernels.partition_numba.key_counts): bits 0-2 jokers, then 2 bits of 2s per suit from
+# kernels.laydown.melds.key_counts): bits 0-2 jokers, then 2 bits of 2s per suit from
 # KEY_TWO_SHIFT; the other cards from KEY_BODY_SHIFT (KEY_BODY_BITS wide: a run's
 # ``suit | rank_mask << 2``, a set's ``rank | per-suit counts << 4``); the shape tag at
 # KEY_TAG_SHIFT. Action ids embed the key and records store action ids, so a change of
@@ -41,7 +41,7 @@ KEY_TAG_SET = 2
 # About 0.4-1 s on 45 cards + 10 table melds (benchmarks/README.md, "Bounded time").
 STATE_BUDGET = 1 << 19
 # Most memo entries of one compiled count() call: a hand whose lay-downs need more (45
-# cards of runs took minutes and gigabytes) is refused (kernels.errors.CountBudgetError):
+# cards of runs take minutes and gigabytes) is refused (kernels.errors.CountBudgetError):
 # 32 cards of runs count exactly within it; 45 are refused in 1.5 s (Cython), 9 s (numba).
 COUNT_BUDGET = 1 << 20
 # Largest hand the python backend takes (the exponential reference: 26 cards of runs take
@@ -70,8 +70,19 @@ class RuleParams(NamedTuple):
     set_bonus: np.ndarray
 
     def scalars(self) -> np.ndarray:
-        """The six switches as int64[6], in field order (for compiled kernels)."""
-        return np.array(self[:6], dtype=np.int64)
+        """The six switches as int64[RULE_COUNT], in field order (for compiled kernels,
+        which read them by the RULE_* positions below)."""
+        return np.array(self[:RULE_COUNT], dtype=np.int64)
+
+
+# the positions of RuleParams.scalars() (its first fields), as compiled kernels read them
+RULE_WILD_TWOS = RuleParams._fields.index("wild_twos")          # 1: the 2s are wild
+RULE_MAX_WILDS = RuleParams._fields.index("max_wilds")          # most wilds in one meld
+RULE_NATURALS_PER_WILD = RuleParams._fields.index("naturals_per_wild")  # 0: no ratio rule
+RULE_MIN_SIZE = RuleParams._fields.index("min_size")            # fewest cards of a meld
+RULE_SET_RANKS = RuleParams._fields.index("set_rank_mask")      # bit r: sets of rank r
+RULE_WILD_SETS = RuleParams._fields.index("wild_sets")          # 1: sets of wilds only
+RULE_COUNT = 6
 
 
 def decision_order() -> list[int]:

@@ -266,37 +266,39 @@ def best(hand: np.ndarray, rows: Catalogue, keep: int, backend: str | None = Non
 
 
 def _cython_priced(hand, meld_counts, points, keep, groups, max_left, budget):
-    """Cython's best() from PRICED_CARDS cards: partition_numba.best's steps with the
-    search in Cython (kernels._partition.best_priced). The linear programme, its cuts,
-    its floor and the sub-problems' programmes are the kernel both backends share
-    (kernels.lp_bound, numba); the search, its memo and its limits are Cython's."""
-    from kernels import _partition, lp_bound, partition_numba
+    """Cython's best() from PRICED_CARDS cards: the numba best()'s steps
+    (kernels.laydown.search.best) with the search in Cython
+    (kernels._partition.best_priced). The linear programme, its cuts, its floor and the
+    sub-problems' programmes are the kernel both backends share (kernels.lp_bound,
+    numba); the search, its memo and its limits are Cython's."""
+    from kernels import _partition, lp_bound
+    from kernels.laydown import layout
 
-    scale = partition_numba.SHARE_SCALE
+    scale = layout.SHARE_SCALE
     meld_counts = np.ascontiguousarray(meld_counts, dtype=np.int64)
     points = np.ascontiguousarray(points, dtype=np.int64)
-    (prices, slack, bound, live, limits, start, start_melds, step, cut_starts,
-     cut_melds) = lp_bound.priced(hand, meld_counts, points, groups, keep, max_left, scale,
-                                  partition_numba.DIVES, partition_numba.CUT_ROUNDS)
+    setup = lp_bound.priced(hand, meld_counts, points, groups, keep, max_left, scale,
+                            layout.DIVES, lp_bound.CUT_ROUNDS)
+    start, step = setup.start, setup.step
     floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
-    nodes = min(partition_numba.NODE_PROGRAMMES, budget >> partition_numba.NODE_SHIFT)
-    if start >= 0 and (bound - keep * lp_bound.least_price(hand, prices)
-                       < (start + partition_numba.PLATEAU_STEPS * step) * scale):
+    nodes = min(layout.NODE_PROGRAMMES, budget >> layout.NODE_SHIFT)
+    if start >= 0 and (setup.bound - keep * lp_bound.least_price(hand, setup.prices)
+                       < (start + layout.PLATEAU_STEPS * step) * scale):
         nodes = 0  # a plateau: the sub-problems' programmes reach the bound too
 
     def node_bound(remaining, subset, still_to_keep):
-        return lp_bound.subset_bound(remaining, meld_counts, points, groups, cut_starts,
-                                     cut_melds, subset, still_to_keep, scale)
+        return lp_bound.subset_bound(remaining, meld_counts, points, groups, setup.cut_starts,
+                                     setup.cut_melds, subset, still_to_keep, scale)
 
     found, value, picked, exact = _partition.best_priced(
-        hand, meld_counts, points, keep, groups, limits, budget, prices, slack, floor, live,
-        cut_starts, cut_melds, scale, partition_numba.WORK_FACTOR * budget, node_bound, nodes,
-        partition_numba.NODE_CARDS, partition_numba.NODE_MOVES)
+        hand, meld_counts, points, keep, groups, setup.limits, budget, setup.prices,
+        setup.slack, floor, setup.live, setup.cut_starts, setup.cut_melds, scale,
+        layout.WORK_FACTOR * budget, node_bound, nodes, layout.NODE_CARDS, layout.NODE_MOVES)
     if found:
         return value, picked, exact
     if start >= 0:
         # nothing better than the floor's lay-down (proven: it is a best one), or stopped
-        return start, np.sort(start_melds), exact
+        return start, np.sort(setup.start_melds), exact
     value, picked, _ = _partition.best(hand, meld_counts, points, keep, groups, max_left,
                                        budget)
     return value, picked, False

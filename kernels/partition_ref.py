@@ -5,7 +5,7 @@ Inputs are plain numbers (see :mod:`kernels.params` for the rule parameters):
 - ``hand``: 53 card counts (:mod:`kernels.encoding`).
 - ``params``: ``RuleParams`` — legality switches and the bonus tables.
 
-Definitions (issue "meld-partition kernels"):
+Definitions:
 
 - the **catalogue** of a hand is every distinct legal meld (a multiset of
   cards) contained in the hand, in ascending :func:`meld_key` order;
@@ -29,14 +29,8 @@ from itertools import combinations, combinations_with_replacement, product
 
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
+from kernels.meld_basics import key_counts_into, meld_key, relevant_into
 from kernels.params import (
-    KEY_BODY_BITS,
-    KEY_JOKER_MASK,
-    KEY_BODY_SHIFT,
-    KEY_TAG_RUN,
-    KEY_TAG_SET,
-    KEY_TAG_SHIFT,
-    KEY_TWO_SHIFT,
     NEG_INF,
     SHAPE_RUN,
     SHAPE_SET,
@@ -47,62 +41,11 @@ from kernels.params import (
 )
 
 
-
-def meld_key(counts) -> int:
-    """Injective 64-bit key of a legal meld's multiset; catalogue order is ascending key.
-
-    Layout (the KEY_* constants of kernels.params): bits 0-2 jokers, 3-10 the 2s
-    per suit (2 bits each); bits 11-39 the other cards: a run-shaped part (one
-    suit, each rank once) is ``suit | rank_mask << 2`` (mask bit 0 the ace, bit
-    ``r-1`` rank index ``r``), a set-shaped part is ``rank | per-suit counts << 4``;
-    bits 40-41 the shape tag (0 no other cards, 1 run-shaped, 2 set-shaped).
-    """
-    wild = counts[JOKER]
-    for suit in range(4):
-        wild |= counts[suit * RANK_COUNT + 1] << (KEY_TWO_SHIFT + 2 * suit)
-    suits_seen = 0
-    ranks_seen = 0
-    repeated = False
-    for kind in range(JOKER):
-        count = counts[kind]
-        if count and kind % RANK_COUNT != 1:
-            suits_seen |= 1 << (kind // RANK_COUNT)
-            ranks_seen |= 1 << (kind % RANK_COUNT)
-            if count > 1:
-                repeated = True
-    if not suits_seen:
-        return wild
-    if suits_seen & (suits_seen - 1) == 0 and not repeated:
-        suit = suits_seen.bit_length() - 1
-        mask = 0
-        for rank in range(RANK_COUNT):
-            if rank != 1 and counts[suit * RANK_COUNT + rank]:
-                mask |= 1 << (0 if rank == 0 else rank - 1)
-        return (KEY_TAG_RUN << KEY_TAG_SHIFT) | ((suit | (mask << 2)) << KEY_BODY_SHIFT) | wild
-    rank = ranks_seen.bit_length() - 1
-    payload = rank
-    for suit in range(4):
-        payload |= counts[suit * RANK_COUNT + rank] << (4 + 2 * suit)
-    return (KEY_TAG_SET << KEY_TAG_SHIFT) | (payload << KEY_BODY_SHIFT) | wild
-
-
 def key_counts(key: int) -> list[int]:
     """The 53 counts of the meld whose meld_key is ``key`` (the inverse of meld_key); all
     zero past the jokers and 2s for a key no meld has."""
     counts = [0] * KIND_COUNT
-    counts[JOKER] = key & KEY_JOKER_MASK
-    for suit in range(4):
-        counts[suit * RANK_COUNT + 1] = (key >> (KEY_TWO_SHIFT + 2 * suit)) & 3
-    tag = (key >> KEY_TAG_SHIFT) & 3
-    body = (key >> KEY_BODY_SHIFT) & ((1 << KEY_BODY_BITS) - 1)
-    if tag == KEY_TAG_RUN:
-        suit, mask = body & 3, body >> 2
-        for rank in range(RANK_COUNT):
-            if rank != 1 and (mask >> (0 if rank == 0 else rank - 1)) & 1:
-                counts[suit * RANK_COUNT + rank] += 1
-    elif tag == KEY_TAG_SET and body & 15 < RANK_COUNT:
-        for suit in range(4):
-            counts[suit * RANK_COUNT + (body & 15)] += (body >> (4 + 2 * suit)) & 3
+    key_counts_into(key, counts)
     return counts
 
 
@@ -245,22 +188,10 @@ def catalogue(hand, params: RuleParams):
 
 
 def relevant_kinds(shape: int, home: int, wild_twos: int) -> list[int]:
-    """0/1 per kind: the cards that can join a meld of this shape and home.
-
-    The wilds always; a run's suit, or a set's rank in the four suits (an
-    all-wild set takes wilds only).
-    """
+    """0/1 per kind: the cards that can join a meld of this shape and home
+    (kernels.meld_basics.relevant_into)."""
     mask = [0] * KIND_COUNT
-    mask[JOKER] = 1
-    if wild_twos:
-        for kind in TWO_KINDS:
-            mask[kind] = 1
-    if shape == SHAPE_RUN:
-        for rank in range(RANK_COUNT):
-            mask[home * RANK_COUNT + rank] = 1
-    elif shape == SHAPE_SET:
-        for suit in range(4):
-            mask[suit * RANK_COUNT + home] = 1
+    relevant_into(shape, home, wild_twos, mask)
     return mask
 
 
