@@ -4,9 +4,9 @@ Every function of the engine reads and writes the flat ``int64`` state of
 :mod:`solver.engine.layout` (``S``) and the rule numbers of
 :mod:`solver.engine.rules` (``R``, and the kernels' scoring tables ``sc``,
 ``vals``, ``runb``, ``setb``). A function that needs more than ``R`` takes the five
-together as ``T``, the game's :class:`~solver.engine.rules.EngineRules` (a named tuple
-in that order: ``R, sc, vals, runb, setb = T``); :mod:`solver.engine.core` lists where
-each rule of the turn lives.
+together as ``T``, the game's :class:`~solver.engine.rules.EngineRules`, a named tuple
+read by field (``R = T.array``, ``vals = T.values``); :mod:`solver.engine.core` lists
+where each rule of the turn lives.
 
 Actions are int64: ``type << 48 | target << 42 | key``. The key of a new meld
 (``ACTION_LAY``) is its :func:`kernels.partition_numba.meld_key`; an extension
@@ -123,7 +123,7 @@ def team_melds(S, team):
 def team_additions(S, T, team, hand, run_bonus):
     """(table, rows, gains, groups): ``team``'s table melds and the additions of ``hand`` to
     them (:func:`kernels.partition_numba.additions`; none when the team has no meld)."""
-    _, sc, vals, _, setb = T
+    sc, vals, setb = T.scalars, T.values, T.set_bonus
     table, shapes, homes, before = team_melds(S, team)
     if table.shape[0] == 0:
         return (table, np.empty((0, L.KINDS), dtype=np.int64), np.empty(0, dtype=np.int64),

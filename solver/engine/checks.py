@@ -50,7 +50,7 @@ def check_state(S, T, seen):
     ``seen``: a copy of the state from the last check (zeros at first); a table
     meld whose cards and points did not change since is not read again.
     """
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     where = np.zeros(L.KINDS, dtype=np.int64)
     for seat in range(R[L.R_PLAYERS]):
         for kind in range(L.KINDS):

@@ -108,7 +108,7 @@ def end_round(S, R, vals, reason):
 
 @njit(cache=True)
 def end_turn(S, T, seat, team):
-    R, _, vals, _, _ = T
+    R, vals = T.array, T.values
     if S[L.PENDING + seat] > 0:                # 001: the packet joins the hand at turn end
         take_packet(S, R, seat, S[L.PENDING + seat] - 1)
         S[L.PENDING + seat] = 0

@@ -151,7 +151,7 @@ def new_meld_ok(S, R, vals, who, counts, shapes, cleans, points, i):
 def addition_ok(S, T, run_bonus, who, table, row, gain, m, counts, points):
     """(legal, action) of ``who`` adding ``row`` to the team's table meld ``m`` (``table``:
     the team's melds; ``counts``/``points``: the hand's catalogue)."""
-    R, sc, vals, _, setb = T
+    R, sc, vals, setb = T.array, T.scalars, T.values, T.set_bonus
     seat, team, _, held, _ = who
     if R[L.R_OWN_MELD_FIRST] and S[L.OWN_MELD + seat] == 0:
         return False, 0           # threes (003): a meld of one's own before extending
@@ -180,7 +180,7 @@ def addition_ok(S, T, run_bonus, who, table, row, gain, m, counts, points):
 @njit(cache=True)
 def play_actions(S, T, out, n, melds_only):
     """Append the legal new melds and extensions (and discards unless ``melds_only``)."""
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     hand = hand_of(S, seat).copy()
@@ -257,7 +257,7 @@ def take_packet(S, R, seat, packet):
 
 @njit(cache=True)
 def lay(S, T, seat, team, target, key, extend):
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     run_bonus = trump_bonus(S, runb)
     merged = np.empty(L.KINDS, dtype=np.int64)
     key_counts(key, merged)

@@ -27,7 +27,7 @@ from solver.engine.melding import lay, play_actions, play_ok
 @njit(cache=True, inline="always")
 def _pile_condition(S, T, seat, team):
     """Partnership (001): the top card extends a team meld or makes a meld with two naturals."""
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     top = S[L.PILE + S[L.PILE_N] - 1]
     single = np.zeros(L.KINDS, dtype=np.int64)
     single[top] = 1
@@ -69,7 +69,7 @@ def frozen_pickups(S, T, out, n):
     The meld must be legal as laid then (the cards left; docs/rules.md D31: the vulnerability
     minimum reachable with it and the melds of the hand and the top card).
     """
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]
     top = S[L.PILE + S[L.PILE_N] - 1]
@@ -98,7 +98,7 @@ def frozen_pickups(S, T, out, n):
 @njit(cache=True)
 def pile_actions(S, T, out, n):
     """Append the ways to take the discard pile now (RULES.md §5.1, §7; threes' freeze)."""
-    R, _, _, _, _ = T
+    R = T.array
     if not take_pile_ok(S, T):
         return n
     if frozen(S, R):
@@ -110,7 +110,7 @@ def pile_actions(S, T, out, n):
 @njit(cache=True)
 def take_pile_ok(S, T):
     """May the current player take the discard pile (RULES.md §5.1, §7; threes' freeze)?"""
-    R, _, _, _, _ = T
+    R = T.array
     n = S[L.PILE_N]
     if n == 0:
         return False
@@ -164,7 +164,7 @@ def take_pile(S, R):
 @njit(cache=True, inline="always")
 def take_frozen_pile(S, T, seat, team, key):
     """threes (003): the top card's new clean meld ``key``, and the rest of the pile."""
-    R, _, _, _, _ = T
+    R = T.array
     take_pile(S, R)
     lay(S, T, seat, team, 0, key, False)
 

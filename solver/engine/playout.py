@@ -49,7 +49,7 @@ def play_many(T, policies, first_seed, games, match_mode, max_actions,
     (highest score; -1 on a tie; CUT_OFF when it stopped at ``max_actions``
     before its end). Returns the total number of actions.
     """
-    R, _, _, _, _ = T
+    R = T.array
     S = np.zeros(L.SIZE, dtype=np.int64)
     log = np.empty(0, dtype=np.int64)
     rng = np.zeros(1, dtype=np.int64)

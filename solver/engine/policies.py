@@ -89,7 +89,7 @@ def _plan_rows(S, T, team, hand, must):
     points), the team's table melds and their additions (table, rows, gains, groups), the
     rows together (counts, points, groups), and the copies that may stay (``must``: a kind
     that must be laid, -1 none)."""
-    _, sc, vals, runb, setb = T
+    sc, vals, runb, setb = T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     run_bonus = trump_bonus(S, runb)
     keys, counts, shapes, _, cleans, points = catalogue(hand, sc, vals, run_bonus, setb)
     table, rows, gains, groups = team_additions(S, T, team, hand, run_bonus)
@@ -155,7 +155,7 @@ def discard_scores(S, T, seat, team, hand, counts, rows):
     """The greedy discard score of every kind of ``hand`` (higher: discarded first):
     -1000 per meld or addition of ``counts`` and ``rows`` the kind belongs to, -500 when the
     next opponent's melds take it alone, plus its value (a card kept costs its value)."""
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     uses = np.zeros(L.KINDS, dtype=np.int64)
     for i in range(counts.shape[0]):
         for kind in range(L.KINDS):
@@ -200,7 +200,7 @@ def _discard_choice(S, T, who, counts, rows):
 @njit(cache=True)
 def row_action(S, T, who, plan, index):
     """The action of ``plan``'s row ``index`` when ``who`` may play it now, else 0."""
-    R, _, vals, runb, _ = T
+    R, vals, runb = T.array, T.values, T.run_bonus_by_trump
     new = plan.keys.shape[0]
     if index < new:
         if new_meld_ok(S, R, vals, who, plan.counts, plan.shapes, plan.cleans, plan.points,
@@ -232,7 +232,7 @@ def _pile_action(S, T, buffer):
 @linked(types.int64(STATE_TYPE, ENGINE_RULES_TYPE, STATE_TYPE))
 def greedy_action(S, T, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
-    R, _, _, _, _ = T
+    R = T.array
     phase = S[L.PHASE]
     seat = S[L.CURRENT]
     team = S[L.TEAM_OF + seat]

@@ -57,7 +57,7 @@ def legal_actions(S, T, out):
 @linked(types.none(STATE_TYPE, ENGINE_RULES_TYPE, types.int64))
 def apply_action(S, T, action):
     """Apply a legal action (the caller checks legality; the API's ``verify`` does)."""
-    R, _, vals, _, _ = T
+    R, vals = T.array, T.values
     kind_of_action = action >> L.TYPE_SHIFT
     target = (action >> L.TARGET_SHIFT) & L.TARGET_MASK
     key = action & L.KEY_MASK

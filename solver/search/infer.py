@@ -39,7 +39,7 @@ def greedy_scores(S, T, seat, hand):
     """The greedy discard score of every kind of ``hand`` (higher: discarded first):
     policies.discard_scores over one catalogue of the hand and one set of additions to the
     team's melds."""
-    R, sc, vals, runb, setb = T
+    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
     run_bonus = trump_bonus(S, runb)
     _, counts, _, _, _, _ = catalogue(hand, sc, vals, run_bonus, setb)
     team = S[L.TEAM_OF + seat]

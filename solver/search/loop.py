@@ -70,7 +70,7 @@ def rollout(S, T, buffer, rng, epsilon, cutoff):
     ``epsilon``. With a ``cutoff`` (> 0) the rollout stops after that many actions and the
     round is scored as it stands (the static evaluation: the melds, less the cards in
     hand and the packets not taken, no closing bonus)."""
-    R, _, vals, _, _ = T
+    R, vals = T.array, T.values
     for step in range(MAX_ROLLOUT):
         if S[L.PHASE] == L.ROUND_OVER or S[L.PHASE] == L.MATCH_OVER:
             return
@@ -128,7 +128,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
     reward reads (any float64[n, n] when it is off). Returns the engine actions played in
     all (search and rollouts).
     """
-    R, _, _, _, _ = T
+    R = T.array
     S = root.copy()
     S[L.MATCH_MODE] = 0                        # a rollout ends with the round
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)

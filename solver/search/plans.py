@@ -129,7 +129,7 @@ def offer(S, T, plans, out, count):
 def play_variant(S, T, code, log, logged):
     """Lay plan ``code`` (a :func:`variant`) row by row while its rows stay legal; returns
     the actions logged (to ``log`` from index ``logged`` while it has room)."""
-    R, _, _, _, _ = T
+    R = T.array
     plan = variant(S, T, code)
     seat = S[L.CURRENT]
     rows = plan.chosen.shape[0]
