@@ -16,10 +16,10 @@ _LAZY = {
     "build_state": ("analysis.analyzer", "build_state"),
     "load_position": ("analysis.analyzer", "load_position"),
     "position_of_record": ("analysis.analyzer", "position_of_record"),
-    "review": ("analysis.review", "review"),
-    "coach": ("analysis.review", "coach"),
-    "simulate": ("analysis.simulate", "simulate"),
-    "duel": ("analysis.duel", "duel"),
+    "review": ("analysis.reviewer", "review"),
+    "coach": ("analysis.reviewer", "coach"),
+    "simulate": ("analysis.simulation", "simulate"),
+    "duel": ("analysis.duels", "duel"),
     "compile_engine": ("analysis.warm", "compile_engine"),
 }
 

@@ -29,11 +29,10 @@ from solver.engine import layout as L
 from solver.engine.api import Game
 from solver.engine.positions import position as make_position
 from solver.errors import ImpossiblePositionError
-from solver.optimizer import Config, Instance, optimize_laydown
 from solver.search.evaluate import MIN_SAMPLES, evaluate
 from solver.search.plans import PLANS_ALL
 
-from analysis.reasons import facts, sentence
+from analysis.reasons import best_laydown, facts, sentence
 from solver.limits import ANALYZE_SECONDS as DEFAULT_SECONDS  # noqa: F401
 from solver.limits import MAX_DECK_CARDS as MAX_HAND
 from solver.limits import MAX_SCORE, NAMING_SECONDS
@@ -273,21 +272,6 @@ def label(decision) -> str:
     from solver.search import decisions as D
 
     return "lay down: " + decision.name if decision.code == D.LAY_BEST else decision.name
-
-
-def best_laydown(state) -> dict:
-    """The optimizer's best lay-down of the hand now, with the team's table melds."""
-    seat = state.current_player()
-    team = state.team_of(seat)
-    rules = state.game.rules
-    hand = state.hand(seat)
-    opened = bool(state.array[L.OPENED + team])
-    instance = Instance.build(hand, table=state.table(team), rules=rules, trump=state.trump,
-                              opened=opened,
-                              score=int(state.array[L.MATCH + state.entity_of(seat)]),
-                              keep=min(1, len(hand)), players=state.game.players)
-    result = optimize_laydown(instance, Config())
-    return result.to_dict()
 
 
 def reason(state, result) -> str:

@@ -146,7 +146,7 @@ def _play(state, seat: int, computers, coach: bool = False) -> bool:
 
 def _coach(state, seat: int, first: int, last: int) -> None:
     """The coach's words on the decisions just made (a short search each)."""
-    from analysis.review import coach
+    from analysis.reviewer import coach
 
     try:
         for line in coach(state, seat, first, last):
@@ -224,7 +224,7 @@ def _hint(state) -> str:
     optimizer finds this turn."""
     from analysis.analyzer import label
     from analysis.reasons import sentence
-    from analysis.review import ITERATIONS, WORKERS
+    from analysis.reviewer import ITERATIONS, WORKERS
     from solver.optimizer import Instance, optimize_laydown
     from solver.search.evaluate import evaluate
     from solver.search.plans import PLANS_ALL

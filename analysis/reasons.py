@@ -18,6 +18,7 @@ from solver.engine import layout as L
 from solver.engine.api import decode
 from solver.errors import BiribaError
 from solver.melds import analyze_meld, describe_biriba
+from solver.optimizer import Config, Instance, optimize_laydown
 from solver.search import decisions as D
 from solver.search.plans import is_lay
 
@@ -202,8 +203,6 @@ def _holding(state, discarding=False) -> list[str]:
     said = ["lays nothing" if discarding else f"keeps all {len(state.hand(seat))} cards"]
     minimum = int(state.array[L.MINIMUM + team]) if not state.array[L.OPENED + team] else 0
     if minimum:
-        from analysis.analyzer import best_laydown
-
         best = best_laydown(state)["points"]
         if best < minimum:
             said.append(f"the best lay-down, {best} points, is short of the {minimum} "
@@ -212,3 +211,18 @@ def _holding(state, discarding=False) -> list[str]:
 
 
 __all__ = ["facts", "sentence"]
+
+
+def best_laydown(state) -> dict:
+    """The optimizer's best lay-down of the hand now, with the team's table melds."""
+    seat = state.current_player()
+    team = state.team_of(seat)
+    rules = state.game.rules
+    hand = state.hand(seat)
+    opened = bool(state.array[L.OPENED + team])
+    instance = Instance.build(hand, table=state.table(team), rules=rules, trump=state.trump,
+                              opened=opened,
+                              score=int(state.array[L.MATCH + state.entity_of(seat)]),
+                              keep=min(1, len(hand)), players=state.game.players)
+    result = optimize_laydown(instance, Config())
+    return result.to_dict()

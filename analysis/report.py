@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from analysis.review import ACCURACY_SCALE, GRADES, Review, _series
+from analysis.reviewer import ACCURACY_SCALE, GRADES, Review, _series
 
 WIDTH, HEIGHT, PAD = 860, 320, 48
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")

@@ -137,7 +137,7 @@ def _greedy_round(deal: int):
 
 
 def review_time(deal: int) -> dict:
-    from analysis.review import review
+    from analysis.reviewer import review
 
     state = _greedy_round(deal)
     began = time.perf_counter()
@@ -152,7 +152,7 @@ def review_time(deal: int) -> dict:
 def agreement(games: int) -> dict:
     """The coach's lines against the review's, decision point by decision point (the coach
     sees the game as it stood once the decision was played)."""
-    from analysis.review import coach, coach_line, review
+    from analysis.reviewer import coach, coach_line, review
 
     same = total = 0
     for deal in range(games):
@@ -184,7 +184,7 @@ def _upto(final, index):
 
 
 def calibration(rounds: int, specs) -> dict:
-    from analysis.review import review
+    from analysis.reviewer import review
     from analysis.specs import parse_spec
     from solver.engine.players import play
 

@@ -189,7 +189,7 @@ def _joker_thrown_away():
 
 
 def test_review_grades_a_joker_thrown_away_as_a_clear_loss():
-    from analysis.review import review
+    from analysis.reviewer import review
 
     state, thrown = _joker_thrown_away()
     assert thrown == 95
@@ -202,7 +202,7 @@ def test_review_grades_a_joker_thrown_away_as_a_clear_loss():
 
 
 def test_the_coach_grades_a_joker_thrown_away_as_the_review_does():
-    from analysis.review import coach
+    from analysis.reviewer import coach
     from solver.engine.api import Game
 
     final, thrown = _joker_thrown_away()
@@ -212,7 +212,7 @@ def test_the_coach_grades_a_joker_thrown_away_as_the_review_does():
     [line] = coach(state, 0, thrown, thrown)
     assert "discard JK was a" in line and "points lost: discard" in line
     # graded exactly as the review grades it at the same budget and seed
-    from analysis.review import coach_line, review
+    from analysis.reviewer import coach_line, review
 
     [same] = review(final, seats=[0], seed=0, between=(thrown, thrown)).decisions
     assert coach_line(same) == line
@@ -231,7 +231,7 @@ def test_biriba_review_prints_json_and_writes_a_png_chart(capsys, tmp_path):
     assert code == 0
     data = json.loads(out)
     assert data["summary"]["1"]["decisions"] == len(data["decisions"]) > 10
-    from analysis.review import review       # the Python API takes the record's path too
+    from analysis.reviewer import review       # the Python API takes the record's path too
     assert review(path, seats=[1], iterations=8).to_dict() == data
     header = chart.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
@@ -348,7 +348,7 @@ def test_the_reasons_say_when_the_last_card_closes_or_brings_the_packet():
 
 
 def test_the_rating_band_names_the_calibrated_players_the_interval_reaches():
-    from analysis.review import CALIBRATION, rating
+    from analysis.reviewer import CALIBRATION, rating
 
     assert [name for name, _ in CALIBRATION] == ["ISMCTS 0.5 s", "greedy", "random"]
     assert rating(38.0, 5.0) == "like greedy"

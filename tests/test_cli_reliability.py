@@ -261,7 +261,7 @@ def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch):
     said = []
     monkeypatch.setattr(warm, "is_compiled", lambda part: False)
     monkeypatch.setattr(warm, "_compile", lambda part: None)
-    monkeypatch.setattr(warm, "_mark", lambda part: None)
+    monkeypatch.setattr(warm, "mark_compiled", lambda part: None)
     monkeypatch.setattr(warm, "_start", _idle_worker)
     warm.ensure_compiled("play", said.append)
     assert "numba compiles the game engine" in said[0]
@@ -273,12 +273,16 @@ def test_the_kernels_warm_up_compiles_what_a_big_hand_with_table_melds_needs(cap
     `biriba compile`): the warm-up now runs that search, and the CLI adds no signature."""
     import numba
 
-    from kernels import lp_bound, partition_numba
+    import sys
+
+    from kernels import lp_bound, partition_numba  # noqa: F401  (loads every kernel module)
     from solver.instances import random_instance
 
     def signatures():
+        kernels = [module for name, module in sorted(sys.modules.items())
+                   if name.startswith("kernels.") and module is not None]
         return {(module.__name__, name): len(value.signatures)
-                for module in (lp_bound, partition_numba)
+                for module in kernels
                 for name, value in vars(module).items()
                 if isinstance(value, numba.core.registry.CPUDispatcher)}
 
@@ -391,7 +395,7 @@ def test_the_kernels_errors_belong_to_the_family():
 def test_the_numba_backend_says_when_it_compiles(capsys, monkeypatch):
     monkeypatch.setattr(warm, "is_compiled", lambda part: False)
     monkeypatch.setattr(warm, "_compile", lambda part: None)
-    monkeypatch.setattr(warm, "_mark", lambda part: None)
+    monkeypatch.setattr(warm, "mark_compiled", lambda part: None)
     monkeypatch.setattr(warm, "_start", _idle_worker)
     code, out, err = run(capsys, "partitions", "AS 2S 3S", "--backend", "numba")
     assert code == 0 and "numba compiles the lay-down kernels" in err

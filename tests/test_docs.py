@@ -115,3 +115,17 @@ def test_every_relative_link_of_the_manual_points_at_a_file():
             if not (page.parent / target).exists():
                 missing.append(f"{page.relative_to(ROOT)} -> {target}")
     assert not missing, "\n".join(missing)
+
+
+def test_the_front_doors_names_are_not_shadowed_by_modules():
+    """``from analysis import review`` must give the function even after the module that
+    holds it is imported: no public name of a package is also one of its modules."""
+    import importlib
+
+    for package in ("solver", "analysis"):
+        module = importlib.import_module(package)
+        for name, (where, _) in module._LAZY.items():
+            importlib.import_module(where)
+            folder = ROOT / package
+            assert not (folder / f"{name}.py").exists() and not (folder / name).is_dir(), name
+            assert callable(getattr(module, name)), name

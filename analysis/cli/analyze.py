@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
@@ -15,7 +14,7 @@ from analysis.analyzer import (
     load_position,
     position_of_record,
 )
-from analysis.cli.common import add_rules_arguments
+from analysis.cli.common import add_rules_arguments, emit
 from solver.engine import records
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search.plans import PLANS_BASIC
@@ -137,12 +136,7 @@ def run(args) -> int:
                      plans=args.plans)
     if bar is not None:
         sys.stderr.write("\n")
-    if args.json:
-        print(json.dumps(result.to_dict()))
-        return 0
-    for line in table_lines(result):
-        print(line)
-    return 0
+    return emit(args, result.to_dict(), [] if args.json else table_lines(result))
 
 
 def table_lines(result) -> list[str]:

@@ -31,6 +31,16 @@ def rules_from(args):
     return get_rules(args.rules, *args.option)
 
 
+def emit(args, data: dict, lines) -> int:
+    """The command's answer: one JSON object with ``--json``, else the readable lines."""
+    if args.json:
+        print_json(data)
+    else:
+        for line in lines:
+            print(line)
+    return 0
+
+
 def print_json(data):
     print(json.dumps(data, ensure_ascii=True))
 

@@ -8,7 +8,7 @@ import signal
 import sys
 
 from analysis.cli.common import add_rules_arguments, progress_bar
-from analysis.duel import MAX_DEALS, duel
+from analysis.duels import MAX_DEALS, duel
 from analysis.specs import parse_spec
 from solver.engine.api import Game
 from solver.errors import OutOfRangeError

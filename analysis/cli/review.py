@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from analysis.review import (ACCURACY_SCALE, BLUNDER, INACCURACY, ITERATIONS, MISTAKE, WORKERS,
+from analysis.cli.common import emit
+from analysis.reviewer import (ACCURACY_SCALE, BLUNDER, INACCURACY, ITERATIONS, MISTAKE, WORKERS,
                              Review, _pyplot, plot, review)
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search.search import check_budget, check_seed
@@ -65,12 +65,7 @@ def run(args) -> int:
         from analysis.report import write_html
 
         write_html(result, args.html, state, one)
-    if args.json:
-        print(json.dumps(result.to_dict()))
-        return 0
-    for line in review_lines(result):
-        print(line)
-    return 0
+    return emit(args, result.to_dict(), [] if args.json else review_lines(result))
 
 
 def review_lines(result: Review) -> list[str]:

@@ -6,7 +6,7 @@ import json
 import sys
 
 from analysis.cli.common import add_rules_arguments, progress_bar, to_stderr
-from analysis.simulate import check_counts, simulate
+from analysis.simulation import check_counts, simulate
 from analysis.specs import parse_spec
 from analysis.warm import ensure_compiled
 from solver.engine.api import Game
