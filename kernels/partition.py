@@ -272,19 +272,17 @@ def _cython_priced(hand, meld_counts, points, keep, groups, max_left, budget):
     sub-problems' programmes are the kernel both backends share (kernels.lp_bound,
     numba); the search, its memo and its limits are Cython's."""
     from kernels import _partition, lp_bound
-    from kernels.laydown import layout
+    from kernels.laydown import layout, search
 
     scale = layout.SHARE_SCALE
     meld_counts = np.ascontiguousarray(meld_counts, dtype=np.int64)
     points = np.ascontiguousarray(points, dtype=np.int64)
     setup = lp_bound.priced(hand, meld_counts, points, groups, keep, max_left, scale,
                             layout.DIVES, lp_bound.CUT_ROUNDS)
-    start, step = setup.start, setup.step
-    floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
-    nodes = min(layout.NODE_PROGRAMMES, budget >> layout.NODE_SHIFT)
-    if start >= 0 and (setup.bound - keep * lp_bound.least_price(hand, setup.prices)
-                       < (start + layout.PLATEAU_STEPS * step) * scale):
-        nodes = 0  # a plateau: the sub-problems' programmes reach the bound too
+    start = setup.start
+    floor = search.above_floor(start, setup.step)
+    nodes = search.sub_programmes(hand, keep, budget, start, setup.step, setup.bound,
+                                  setup.prices, floor)
 
     def node_bound(remaining, subset, still_to_keep):
         return lp_bound.subset_bound(remaining, meld_counts, points, groups, setup.cut_starts,

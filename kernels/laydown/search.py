@@ -130,8 +130,8 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
     # is the floor, and reduced costs rule out melds and leftovers
     setup = priced(hand, meld_counts, points, groups, keep, max_left, SHARE_SCALE, DIVES,
                    CUT_ROUNDS)
-    start, step = setup.start, setup.step
-    floor = start + step - 1 if start >= 0 else NEG_INF  # better than the floor's lay-down
+    start = setup.start
+    floor = above_floor(start, setup.step)
     value, picked, exact = _search_above(hand, meld_counts, points, keep, groups, budget,
                                          setup, floor)
     if value != NO_VALUE:
@@ -146,16 +146,32 @@ def best(hand, meld_counts, points, keep, groups, max_left, budget=STATE_BUDGET)
 
 
 @njit(cache=True)
+def above_floor(start, step):
+    """The value a priced search must beat: one step below the floor's lay-down plus a
+    step (a better one), or NEG_INF when the programme gave no floor (``start`` < 0)."""
+    return start + step - 1 if start >= 0 else NEG_INF
+
+
+@njit(cache=True)
+def sub_programmes(hand, keep, budget, start, step, bound, prices, floor):
+    """How many sub-problems of a priced search get a programme of their own: one per
+    2^NODE_SHIFT memo entries of the budget, at most NODE_PROGRAMMES; none on a plateau,
+    where the bound is within PLATEAU_STEPS steps of what the search must beat (the
+    sub-problems' programmes would reach it too). Both compiled backends' drivers ask it."""
+    base = max(start, floor - step + 1)
+    if base >= 0 and (bound - keep * least_price(hand, prices)
+                      < (base + PLATEAU_STEPS * step) * SHARE_SCALE):
+        return 0
+    return min(NODE_PROGRAMMES, budget >> NODE_SHIFT)
+
+
+@njit(cache=True)
 def _search_above(hand, meld_counts, points, keep, groups, budget, setup, floor):
     """best_priced for lay-downs worth more than ``floor``, with priced()'s set-up (``setup``) and
     best()'s policy for the sub-problems' programmes (none on a plateau: the bound within
     PLATEAU_STEPS steps of what the search must beat)."""
-    node_programmes = min(NODE_PROGRAMMES, budget >> NODE_SHIFT)
-    step = setup.step
-    base = max(setup.start, floor - step + 1)
-    if base >= 0 and (setup.bound - keep * least_price(hand, setup.prices)
-                      < (base + PLATEAU_STEPS * step) * SHARE_SCALE):
-        node_programmes = 0  # a plateau: the sub-problems' programmes reach the bound too
+    node_programmes = sub_programmes(hand, keep, budget, setup.start, setup.step,
+                                     setup.bound, setup.prices, floor)
     return best_priced(hand, meld_counts, points, keep, groups, setup.limits, budget,
                        setup.prices, setup.slack, floor, setup.live, setup.cut_starts,
                        setup.cut_melds, node_programmes, NODE_CARDS)
