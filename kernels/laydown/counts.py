@@ -87,6 +87,17 @@ def _lay(problem, remaining, layers, frames, top, m, here, sign):
     return -sign * prepared.key_deltas[m], -sign * problem.meld_shares[m]
 
 
+@njit(cache=True, inline="always")
+def _enter(remaining, held, frames, top, kind, saved, state_key, bound, problem):
+    """Enter the child of frame ``top`` that keeps ``saved`` copies of the step's kind (set
+    aside from the hand): its (state key, bound, cards kept)."""
+    frames[top, FR_SAVED] = saved
+    if kind >= 0:
+        state_key, bound = set_aside(remaining, held, kind, state_key, bound,
+                                     problem.prepared.places, problem.shares)
+    return state_key, bound, min(problem.keep, frames[top, FR_KEPT] + saved)
+
+
 @njit(cache=True, specialize=True)  # its mode folds into the search
 def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
     """packed_solve on a counts vector (a CountsProblem); returns (value, memo).
@@ -230,11 +241,8 @@ def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
                                frames[top, FR_KEPT] + saved, leave):
                     continue  # this child cannot beat the frame's bar; deeper moves may
                 alpha = bar - frames[top, FR_GAINED]
-                frames[top, FR_SAVED] = saved
-                if kind >= 0:
-                    state_key, bound = set_aside(remaining, held, kind, state_key, bound,
-                                                 places, shares)
-                kept = min(keep, frames[top, FR_KEPT] + saved)
+                state_key, bound, kept = _enter(remaining, held, frames, top, kind, saved,
+                                                state_key, bound, problem)
                 step = here + 1
                 entering = True
                 break
@@ -262,11 +270,8 @@ def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
                     best_mode, bar, 0, child_bound + tail[here + 1] - closed[here + 1], keep,
                     frames[top, FR_KEPT] + saved, leave):
                 alpha = bar
-                frames[top, FR_SAVED] = saved
-                if kind >= 0:
-                    state_key, bound = set_aside(remaining, held, kind, state_key, bound,
-                                                 places, shares)
-                kept = min(keep, frames[top, FR_KEPT] + saved)
+                state_key, bound, kept = _enter(remaining, held, frames, top, kind, saved,
+                                                state_key, bound, problem)
                 step = here + 1
                 entering = True
                 continue

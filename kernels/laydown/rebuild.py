@@ -42,21 +42,25 @@ from kernels.params import NEG_INF
 
 
 @njit(cache=True, inline="always")
-def _searched(target, floor, move_limit, budget, meta):
-    """(answered, value): whether the search's ``target`` is already the answer (nothing
-    above the floor, ``exact`` saying it is proven; stopped; or nothing feasible)."""
+def _searched(target, floor, move_limit, budget, meta, cards):
+    """(answered, value, picked, stack): whether the search's ``target`` is already the
+    answer (nothing above the floor, ``exact`` saying it is proven; stopped; or nothing
+    feasible), then the rebuild's buffers: the melds picked (empty when answered) and the
+    stack of a step's moves."""
+    picked = np.empty(cards + 1, dtype=np.int64)
+    stack = np.empty(MAX_DEPTH, dtype=np.int64)
     if (floor > NEG_INF and target <= floor) or (move_limit < INT64_MAX
                                                  and meta[META_STOPPED] != 0):
-        return True, np.int64(NO_VALUE)  # nothing above the floor, or stopped
+        return True, np.int64(NO_VALUE), picked[:0], stack  # nothing above the floor, or stopped
     if target == NEG_INF:
-        return True, target
+        return True, target, picked[:0], stack
     # a priced search's rebuild re-searches sub-problems against new thresholds: it gets
     # a fresh move allowance and room for ``budget`` more memo entries, and if it still
     # stops, the caller answers the floor (not proven) instead of failing
     if move_limit < INT64_MAX:
         meta[META_MOVES] = 0
         meta[META_BUDGET] += budget
-    return False, target
+    return False, target, picked, stack
 
 
 @njit(cache=True, inline="always")
@@ -78,16 +82,14 @@ def packed_best(steps, keep, cards, budget, floor, move_limit, leave):
     overflow = np.zeros(1, dtype=np.int64)
     target, memo = packed_solve(state, np.int64(0), np.int64(0), floor, MODE_BEST, steps, keep,
                                 leave, memo, meta, overflow)
-    picked = np.empty(cards + 1, dtype=np.int64)
-    answered, target = _searched(target, floor, move_limit, budget, meta)
+    answered, target, picked, stack = _searched(target, floor, move_limit, budget, meta, cards)
     if answered:
-        return target, picked[:0], meta[META_STOPPED] == 0
+        return target, picked, meta[META_STOPPED] == 0
     result = target
     picked_count = 0
     kept = 0
     step = 0
     step_total = table.shape[1]
-    stack = np.empty(MAX_DEPTH, dtype=np.int64)
     while True:
         # the steps with one move or none, as on entry to a state
         while step < step_total and state != 0:
@@ -159,17 +161,16 @@ def counts_best(problem, hand, budget, floor, move_limit, empty_last):
     remaining = hand.copy()
     target, memo = counts_solve(remaining, np.int64(0), np.int64(0), floor, MODE_BEST, problem,
                                 memo, meta)
-    picked = np.empty(hand.sum() + 1, dtype=np.int64)
-    answered, target = _searched(target, floor, move_limit, budget, meta)
+    answered, target, picked, stack = _searched(target, floor, move_limit, budget, meta,
+                                                hand.sum())
     if answered:
-        return target, picked[:0], meta[META_STOPPED] == 0
+        return target, picked, meta[META_STOPPED] == 0
     held = hand_layers(remaining)
     result = target
     picked_count = 0
     kept = 0
     step = 0
     step_total = table.shape[1]
-    stack = np.empty(MAX_DEPTH, dtype=np.int64)
     while True:
         # the steps with one move or none, as on entry to a state
         while step < step_total:
