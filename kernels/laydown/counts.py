@@ -13,41 +13,12 @@ import numpy as np
 from kernels.jit import njit
 
 from kernels.encoding import KIND_COUNT
-from kernels.laydown.layout import (
-    FR_COLS,
-    FR_DEPTH,
-    FR_EMPTY,
-    FR_GAINED,
-    FR_KEPT,
-    FR_POS,
-    FR_SAVED,
-    FR_SLOT,
-    FR_UNDO,
-    MAX_DEPTH,
-    META_MOVES,
-    META_STOPPED,
-    MODE_BEST,
-    NO_VALUE,
-    NODE_LP_CARDS,
-    NODE_LP_LEFT,
-    NODE_LP_MOVES,
-    SHARE_SCALE,
-    ST_HI,
-    ST_KIND,
-    ST_LO,
-    ST_SINGLE,
-)
-from kernels.laydown.memo import (
-    bar_of,
-    cannot_beat,
-    close_frame,
-    count_move,
-    leaf_value,
-    look_up,
-    memo_put,
-    open_frame,
-    take,
-)
+from kernels.laydown.layout import (FR_COLS, FR_DEPTH, FR_EMPTY, FR_GAINED, FR_KEPT, FR_POS,
+                                    FR_SAVED, FR_SLOT, FR_UNDO, MAX_DEPTH, META_MOVES, META_STOPPED,
+                                    MODE_BEST, NO_VALUE, NODE_LP_CARDS, NODE_LP_LEFT, NODE_LP_MOVES,
+                                    SHARE_SCALE, ST_HI, ST_KIND, ST_LO, ST_SINGLE)
+from kernels.laydown.memo import (bar_of, cannot_beat, close_frame, count_move, entry_value,
+                                  memo_put, open_frame, take)
 from kernels.laydown.programme import apply_meld, close_cuts, hand_layers, next_fit, set_count
 from kernels.lp_bound import fitting, subset_bound
 from kernels.params import NEG_INF
@@ -159,31 +130,26 @@ def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
                     state_key, bound = set_aside(remaining, held, kind, state_key, bound,
                                                  places, shares)
                 step += 1
-            if not feasible:
-                value = NEG_INF
-            elif step == step_total:
-                value = leaf_value(best_mode, kept, keep)
-            else:
-                key2 = (step << 7) | kept
-                value = look_up(best_mode, memo, meta, state_key, key2, alpha)
-                if (value == NO_VALUE and node_lp[NODE_LP_LEFT] > 0 and alpha > NEG_INF
-                        and remaining.sum() >= node_lp[NODE_LP_CARDS]
-                        and meta[META_MOVES] >= node_lp[NODE_LP_MOVES]):
-                    # a large sub-problem: its own linear programme may rule it out
-                    node_lp[NODE_LP_LEFT] -= 1
-                    # the melds of this step and later ones (their groups all open) that fit
-                    subset = fitting(problem.meld_counts, problem.groups, remaining,
-                                     step_melds[table[ST_LO, step]:], 0)
-                    if subset_bound(remaining, problem.meld_counts, problem.points,
-                                    problem.groups, problem.cut_starts, problem.cut_melds,
-                                    subset, keep - kept, SHARE_SCALE) <= alpha * SHARE_SCALE:
-                        memo = memo_put(memo, meta, state_key, key2, alpha * 2 + 1)
-                        value = alpha
-                if value == NO_VALUE:
-                    top += 1
-                    open_frame(frames, top, step, state_key, key2, kept, table[ST_LO, step],
-                               best_mode, alpha)
-                    frames[top, FR_UNDO] = mark
+            value, key2 = entry_value(feasible, step, step_total, kept, keep, best_mode, memo,
+                                      meta, state_key, alpha)
+            if (value == NO_VALUE and node_lp[NODE_LP_LEFT] > 0 and alpha > NEG_INF
+                    and remaining.sum() >= node_lp[NODE_LP_CARDS]
+                    and meta[META_MOVES] >= node_lp[NODE_LP_MOVES]):
+                # a large sub-problem: its own linear programme may rule it out
+                node_lp[NODE_LP_LEFT] -= 1
+                # the melds of this step and later ones (their groups all open) that fit
+                subset = fitting(problem.meld_counts, problem.groups, remaining,
+                                 step_melds[table[ST_LO, step]:], 0)
+                if subset_bound(remaining, problem.meld_counts, problem.points,
+                                problem.groups, problem.cut_starts, problem.cut_melds,
+                                subset, keep - kept, SHARE_SCALE) <= alpha * SHARE_SCALE:
+                    memo = memo_put(memo, meta, state_key, key2, alpha * 2 + 1)
+                    value = alpha
+            if value == NO_VALUE:
+                top += 1
+                open_frame(frames, top, step, state_key, key2, kept, table[ST_LO, step],
+                           best_mode, alpha)
+                frames[top, FR_UNDO] = mark
             if value != NO_VALUE:
                 key_change, bound_change = undo_dead(remaining, held, undo_kinds, undo_counts,
                                                      undo_top, mark, places, shares)

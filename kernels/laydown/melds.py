@@ -23,17 +23,8 @@ from kernels.catalogue_numba import handles as window_rules
 from kernels.encoding import ACE_HIGH_POSITION as ACE_HIGH
 from kernels import meld_basics
 from kernels.encoding import JOKER, KIND_COUNT, RANK_COUNT
-from kernels.params import (
-    RULE_MAX_WILDS,
-    RULE_MIN_SIZE,
-    RULE_NATURALS_PER_WILD,
-    RULE_SET_RANKS,
-    RULE_WILD_SETS,
-    RULE_WILD_TWOS,
-    SHAPE_RUN,
-    SHAPE_SET,
-    SHAPE_WILD_SET,
-)
+from kernels.params import (RULE_MAX_WILDS, RULE_MIN_SIZE, RULE_NATURALS_PER_WILD, RULE_SET_RANKS,
+                            RULE_WILD_SETS, RULE_WILD_TWOS, SHAPE_RUN, SHAPE_SET, SHAPE_WILD_SET)
 
 # the linked functions' types (kernels.link)
 _V, _M, _T3 = types.int64[::1], types.int64[:, ::1], types.int64[:, :, ::1]

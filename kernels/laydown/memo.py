@@ -11,30 +11,11 @@ from __future__ import annotations
 import numpy as np
 from kernels.jit import njit
 
-from kernels.laydown.layout import (
-    FR_ACC,
-    FR_ALPHA,
-    FR_DEPTH,
-    FR_EMPTY,
-    FR_GAINED,
-    FR_KEPT,
-    FR_KEY,
-    FR_KEY2,
-    FR_POS,
-    FR_SLOT,
-    INT64_MAX,
-    MEMO_BITS,
-    MEMO_MULTIPLIER,
-    META_BUDGET,
-    META_ENTRIES,
-    META_MASK,
-    META_MOVE_LIMIT,
-    META_MOVES,
-    META_SIZE,
-    META_STOPPED,
-    NO_VALUE,
-    SHARE_SCALE,
-)
+from kernels.laydown.layout import (FR_ACC, FR_ALPHA, FR_DEPTH, FR_EMPTY, FR_GAINED, FR_KEPT,
+                                    FR_KEY, FR_KEY2, FR_POS, FR_SLOT, INT64_MAX, MEMO_BITS,
+                                    MEMO_MULTIPLIER, META_BUDGET, META_ENTRIES, META_MASK,
+                                    META_MOVE_LIMIT, META_MOVES, META_SIZE, META_STOPPED, NO_VALUE,
+                                    SHARE_SCALE)
 from kernels.params import NEG_INF
 
 
@@ -136,6 +117,19 @@ def leaf_value(best_mode, kept, keep):
     if not best_mode:
         return 1
     return 0 if kept >= keep else NEG_INF
+
+
+@njit(cache=True, inline="always")
+def entry_value(feasible, step, step_total, kept, keep, best_mode, memo, meta, key, alpha):
+    """(value, key2) of a state on entry, after its forced steps: NEG_INF when a forced step
+    kept too many copies, the leaf's value past the last step, else what the memo knows
+    (NO_VALUE: the state is to search), ``key2`` its memo key's second word."""
+    key2 = (step << 7) | kept
+    if not feasible:
+        return NEG_INF, key2
+    if step == step_total:
+        return leaf_value(best_mode, kept, keep), key2
+    return look_up(best_mode, memo, meta, key, key2, alpha), key2
 
 
 @njit(cache=True, inline="always")

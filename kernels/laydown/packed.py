@@ -16,46 +16,13 @@ from __future__ import annotations
 import numpy as np
 from kernels.jit import njit
 
-from kernels.laydown.layout import (
-    FR_BOUND,
-    FR_COLS,
-    FR_DEPTH,
-    FR_EMPTY,
-    FR_GAINED,
-    FR_KEPT,
-    FR_POS,
-    FR_SLOT,
-    FR_STATE,
-    MAX_DEPTH,
-    META_STOPPED,
-    MODE_BEST,
-    NO_VALUE,
-    PK_LOW,
-    PK_SHARE,
-    PK_SHIFT,
-    PS_PACKED,
-    PS_POINTS,
-    PS_SHARE,
-    ST_FIELD,
-    ST_HI,
-    ST_LO,
-    ST_LOW,
-    ST_MAXLEFT,
-    ST_SHARE,
-    ST_SHIFT,
-    ST_SINGLE,
-)
-from kernels.laydown.memo import (
-    bar_of,
-    cannot_beat,
-    close_frame,
-    count_move,
-    leaf_value,
-    look_up,
-    open_frame,
-    take,
-)
-from kernels.params import NEG_INF
+from kernels.laydown.layout import (FR_BOUND, FR_COLS, FR_DEPTH, FR_EMPTY, FR_GAINED, FR_KEPT,
+                                    FR_POS, FR_SLOT, FR_STATE, MAX_DEPTH, META_STOPPED, MODE_BEST,
+                                    NO_VALUE, PK_LOW, PK_SHARE, PK_SHIFT, PS_PACKED, PS_POINTS,
+                                    PS_SHARE, ST_FIELD, ST_HI, ST_LO, ST_LOW, ST_MAXLEFT, ST_SHARE,
+                                    ST_SHIFT, ST_SINGLE)
+from kernels.laydown.memo import (bar_of, cannot_beat, close_frame, count_move, entry_value,
+                                  open_frame, take)
 
 
 DEBRUIJN = 0x03F79D71B4CB0A89  # a de Bruijn sequence: the index of a state's lowest set bit
@@ -165,19 +132,14 @@ def packed_solve(state, step, kept, alpha, mode, steps, keep, leave, memo, meta,
                     bound -= count * table[ST_SHARE, step]
                     state &= ~field
                 step += 1
-            if not feasible:
-                value = NEG_INF
-            elif step == step_total:
-                value = leaf_value(best_mode, kept, keep)
-            else:
-                key2 = (step << 7) | kept
-                value = look_up(best_mode, memo, meta, state, key2, alpha)
-                if value == NO_VALUE:
-                    top += 1
-                    open_frame(frames, top, step, state, key2, kept, table[ST_LO, step],
-                               best_mode, alpha)
-                    frames[top, FR_STATE] = state
-                    frames[top, FR_BOUND] = bound
+            value, key2 = entry_value(feasible, step, step_total, kept, keep, best_mode, memo,
+                                      meta, state, alpha)
+            if value == NO_VALUE:
+                top += 1
+                open_frame(frames, top, step, state, key2, kept, table[ST_LO, step],
+                           best_mode, alpha)
+                frames[top, FR_STATE] = state
+                frames[top, FR_BOUND] = bound
             if value != NO_VALUE and top < 0:
                 return value, memo
         if value != NO_VALUE:

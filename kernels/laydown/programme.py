@@ -26,35 +26,11 @@ import numpy as np
 from kernels.jit import njit
 
 from kernels.encoding import JOKER, KIND_COUNT
-from kernels.laydown.layout import (
-    MAX_WIDTH,
-    MODE_BEST,
-    PACK_BITS,
-    PK_FIELD,
-    PK_LOW,
-    PK_ROWS,
-    PK_SHARE,
-    PK_SHIFT,
-    PS_MELD,
-    PS_PACKED,
-    PS_POINTS,
-    PS_ROWS,
-    PS_SHARE,
-    SHARE_SCALE,
-    ST_FIELD,
-    ST_HI,
-    ST_KIND,
-    ST_LO,
-    ST_LOW,
-    ST_MAXLEFT,
-    ST_ROWS,
-    ST_SHARE,
-    ST_SHIFT,
-    ST_SINGLE,
-    Cuts,
-    Prepared,
-    Programme,
-)
+from kernels.laydown.layout import (MAX_WIDTH, MODE_BEST, PACK_BITS, PK_FIELD, PK_LOW, PK_ROWS,
+                                    PK_SHARE, PK_SHIFT, PS_MELD, PS_PACKED, PS_POINTS, PS_ROWS,
+                                    PS_SHARE, SHARE_SCALE, ST_FIELD, ST_HI, ST_KIND, ST_LO, ST_LOW,
+                                    ST_MAXLEFT, ST_ROWS, ST_SHARE, ST_SHIFT, ST_SINGLE, Cuts,
+                                    Prepared, Programme)
 from kernels.params import decision_order as _decision_order
 
 DECISION_ORDER = tuple(_decision_order())

@@ -14,27 +14,10 @@ from kernels.jit import njit
 
 from kernels.encoding import KIND_COUNT
 from kernels.laydown.counts import counts_solve
-from kernels.laydown.layout import (
-    INT64_MAX,
-    MAX_DEPTH,
-    MEMO_BITS,
-    META_BUDGET,
-    META_MOVE_LIMIT,
-    META_MOVES,
-    META_STOPPED,
-    MODE_BEST,
-    NO_VALUE,
-    PS_MELD,
-    SHARE_SCALE,
-    ST_FIELD,
-    ST_HI,
-    ST_KIND,
-    ST_LO,
-    ST_LOW,
-    ST_MAXLEFT,
-    ST_SHIFT,
-    ST_SINGLE,
-)
+from kernels.laydown.layout import (INT64_MAX, MAX_DEPTH, MEMO_BITS, META_BUDGET, META_MOVE_LIMIT,
+                                    META_MOVES, META_STOPPED, MODE_BEST, NO_VALUE, PS_MELD,
+                                    SHARE_SCALE, ST_FIELD, ST_HI, ST_KIND, ST_LO, ST_LOW,
+                                    ST_MAXLEFT, ST_SHIFT, ST_SINGLE)
 from kernels.laydown.memo import memo_new, memo_sized
 from kernels.laydown.packed import bound_of, packed_fit, packed_next_move, packed_solve
 from kernels.laydown.programme import close_cuts, hand_layers, next_fit, next_move, set_count

@@ -22,27 +22,11 @@ from kernels.link import linked
 from numba import types
 
 from kernels.encoding import KIND_COUNT
-from kernels.laydown.layout import (
-    DIVES,
-    INT64_MAX,
-    MEMO_BITS,
-    META_STOPPED,
-    MODE_BEST,
-    MODE_COUNT,
-    NO_VALUE,
-    NODE_CARDS,
-    NODE_LP_CARDS,
-    NODE_LP_LEFT,
-    NODE_LP_MOVES,
-    NODE_LP_SIZE,
-    NODE_MOVES,
-    NODE_PROGRAMMES,
-    NODE_SHIFT,
-    PLATEAU_STEPS,
-    SHARE_SCALE,
-    WORK_FACTOR,
-    CountsProblem,
-)
+from kernels.laydown.layout import (DIVES, INT64_MAX, MEMO_BITS, META_STOPPED, MODE_BEST,
+                                    MODE_COUNT, NO_VALUE, NODE_CARDS, NODE_LP_CARDS, NODE_LP_LEFT,
+                                    NODE_LP_MOVES, NODE_LP_SIZE, NODE_MOVES, NODE_PROGRAMMES,
+                                    NODE_SHIFT, PLATEAU_STEPS, SHARE_SCALE, WORK_FACTOR,
+                                    CountsProblem)
 from kernels.laydown.counts import counts_solve
 from kernels.laydown.memo import memo_new, memo_sized
 from kernels.laydown.packed import packed_solve
