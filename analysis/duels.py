@@ -80,29 +80,41 @@ def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
             for d in range(deals)]
     pairs = []
     started = time.perf_counter()
-    interrupted = False
+    interrupted = play_all(_job, jobs, workers, pairs, log, progress, deals)
+    return summary(a, b, pairs, players, rules, time.perf_counter() - started, interrupted,
+                   match)
+
+
+def play_all(play_one, jobs, workers: int, pairs: list, log=None, progress=None,
+             total: int = 0, stop=None) -> bool:
+    """Play ``jobs`` with ``play_one`` (in ``workers`` forked processes when above 1),
+    appending each result to ``pairs`` and, as a JSON line, to the open file ``log`` as soon
+    as it is played; ``progress(done, total)`` after each; ``stop(pairs)`` true ends the run
+    early. Whether Ctrl-C (or SIGTERM made KeyboardInterrupt) stopped it."""
+    pool = None
     try:
-        if workers == 1:
-            played = map(_job, jobs)
+        if workers == 1 or len(jobs) < 2:
+            played = map(play_one, jobs)
         else:
             import multiprocessing
 
             pool = multiprocessing.get_context("fork").Pool(workers)
-            played = pool.imap(_job, jobs)
+            played = pool.imap(play_one, jobs)
         for pair in played:
             pairs.append(pair)
             if log is not None:
                 log.write(json.dumps(pair) + "\n")
                 log.flush()
             if progress:
-                progress(len(pairs), deals)
+                progress(len(pairs), total)
+            if stop is not None and stop(pairs):
+                break
     except KeyboardInterrupt:
-        interrupted = True
+        return True
     finally:
-        if workers > 1:
+        if pool is not None:
             pool.terminate()
-    return summary(a, b, pairs, players, rules, time.perf_counter() - started, interrupted,
-                   match)
+    return False
 
 
 def summary(a, b, pairs, players, rules, seconds, interrupted=False, match=False) -> dict:

@@ -1,0 +1,73 @@
+"""``biriba tournament A B C ...``: players on the same duplicate deals, rated."""
+
+from __future__ import annotations
+
+import functools
+import signal
+import sys
+
+from analysis import tournament as T
+from analysis.cli.common import add_rules_arguments, emit, progress_bar
+from analysis.cli.duel import _stop
+from analysis.warm import ensure_compiled
+from solver.errors import BiribaError
+
+
+def add(commands) -> None:
+    parser = commands.add_parser(
+        "tournament", help="several players on the same duplicate deals: ratings with intervals")
+    parser.add_argument("entrants", nargs="*", metavar="PLAYER",
+                        help="players: random, greedy, ismcts:iterations=400, ...")
+    parser.add_argument("--format", dest="pairing", default="round-robin", choices=T.FORMATS,
+                        help="every two players, or the first against each other "
+                             "(default round-robin)")
+    parser.add_argument("--deals", type=int, default=20,
+                        help="deals per pairing, each played twice (default 20)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
+    add_rules_arguments(parser)
+    parser.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
+    parser.add_argument("--match", action="store_true",
+                        help="play whole matches, not rounds")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing pairs (1)")
+    parser.add_argument("--anchor", metavar="PLAYER",
+                        help="the player rated 0 (default: the first)")
+    parser.add_argument("--log", metavar="FILE",
+                        help="write the settings and each deal pair as a JSON line as soon "
+                             "as it is played")
+    parser.add_argument("--resume", metavar="FILE",
+                        help="go on with the tournament of this log (its settings)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    if args.resume:
+        if args.log and args.log != args.resume:
+            raise BiribaError("--resume appends to its own log: leave out --log")
+        config, _ = T.read_log(args.resume)
+        if args.entrants and args.entrants != config["entrants"]:
+            raise BiribaError(f"--resume {args.resume!r} plays {' '.join(config['entrants'])}, "
+                              f"not {' '.join(args.entrants)}")
+        path = args.resume
+    else:
+        config = T.settings(args.entrants, args.pairing, args.deals, args.players, args.rules,
+                            tuple(args.option), args.seed, args.match)
+        path = args.log
+    anchor = 0
+    if args.anchor is not None:
+        if args.anchor not in config["entrants"]:
+            raise BiribaError(f"--anchor {args.anchor!r} is not one of the players")
+        anchor = config["entrants"].index(args.anchor)
+    ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))
+    progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
+                                                                        noun="deal pairs")
+    signal.signal(signal.SIGTERM, _stop)      # a killed tournament still reports its standings
+    result = T.run(config, path, resume=bool(args.resume), workers=args.workers,
+                   progress=progress, anchor=anchor)
+    if result["interrupted"]:
+        print(f"\ninterrupted: {result['pairs']} of {result['pairs_planned']} deal pairs "
+              "played", file=sys.stderr)
+    code = emit(args, result, [] if args.json else T.lines(result))
+    return 130 if result["interrupted"] else code
+

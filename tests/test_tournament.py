@@ -1,0 +1,116 @@
+"""Tournaments: pairings on the same duplicate deals, ratings with intervals, a log that
+loses nothing and a resume that ends where a straight run ends."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis import ratings as R
+from analysis import tournament as T
+from analysis.cli import main
+from solver.errors import BiribaError
+
+ENTRANTS = ["random", "greedy", "ismcts:iterations=3"]
+
+
+def _untimed(result):
+    """The results without the clock's figures."""
+    return ([{k: v for k, v in row.items() if k != "seconds_per_decision"}
+             for row in result["pairings"]], result["ratings"], result["pairs"])
+
+
+def test_pairings_of_each_format():
+    assert T.pairings(3, "round-robin") == [(0, 1), (0, 2), (1, 2)]
+    assert T.pairings(3, "gauntlet") == [(0, 1), (0, 2)]
+    with pytest.raises(BiribaError):
+        T.pairings(3, "swiss")
+
+
+def test_bradley_terry_orders_players_and_keeps_a_sweep_finite():
+    games = ([(0, 1, 1.0)] * 8 + [(0, 1, 0.0)] * 2 + [(1, 2, 1.0)] * 8 + [(1, 2, 0.0)] * 2)
+    ratings = R.fit(3, games)
+    assert ratings[0] > ratings[1] > ratings[2]
+    assert abs(ratings.sum()) < 1e-9
+    # 8 of 10: about 400 log10(4) = 241 Elo points between neighbours, less the prior's pull
+    assert 150 < ratings[0] - ratings[1] < 241
+    assert np.allclose(R.fit(2, [(0, 1, 1.0), (0, 1, 0.0)]), 0.0)
+    swept = R.fit(2, [(0, 1, 1.0)] * 20)
+    assert np.all(np.isfinite(swept)) and swept[0] > swept[1]
+
+
+def test_the_bootstrap_interval_holds_the_fit_and_shrinks_with_more_deals():
+    def games(deals):
+        rng = np.random.default_rng(1)
+        return {d: [(0, 1, float(rng.random() < 0.7))] for d in range(deals)}
+
+    few = R.bootstrap(2, games(20), 0, 200, 0)
+    many = R.bootstrap(2, games(400), 0, 200, 0)
+    for rated, low, high in (few, many):
+        assert rated[0] == 0.0 and low[1] <= rated[1] <= high[1]
+    assert many[2][1] - many[1][1] < few[2][1] - few[1][1]
+
+
+def test_bad_settings_are_refused_before_any_game():
+    with pytest.raises(BiribaError, match="2..16 players"):
+        T.settings(["greedy"])
+    with pytest.raises(BiribaError, match="named twice"):
+        T.settings(["greedy", "greedy"])
+    with pytest.raises(BiribaError, match="iters"):
+        T.settings(["greedy", "ismcts:iters=3"])
+    with pytest.raises(BiribaError, match="--deals"):
+        T.settings(["greedy", "random"], deals=0)
+
+
+def test_a_tournament_stopped_and_resumed_ends_as_one_run_straight_through(tmp_path):
+    config = T.settings(ENTRANTS, deals=2, seed=40)
+    straight_log = tmp_path / "straight.jsonl"
+    straight = T.run(config, str(straight_log))
+    assert straight["pairs"] == straight["pairs_planned"] == 6
+    lines = straight_log.read_text().splitlines()
+    assert json.loads(lines[0])["entrants"] == ENTRANTS and len(lines) == 7
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_text("\n".join(lines[:3]) + "\n")       # the settings and two pairs
+    resumed = T.run(config, str(stopped), resume=True)
+    assert _untimed(resumed) == _untimed(straight)
+    assert len(stopped.read_text().splitlines()) == 7
+    # two workers play the same pairs
+    parallel = T.run(config, None, workers=2)
+    assert _untimed(parallel) == _untimed(straight)
+
+
+def test_the_log_is_never_overwritten_and_a_foreign_log_is_refused(tmp_path):
+    log = tmp_path / "t.jsonl"
+    log.write_text("something\n")
+    config = T.settings(["greedy", "random"], deals=1)
+    with pytest.raises(BiribaError, match="exists"):
+        T.run(config, str(log))
+    with pytest.raises(BiribaError, match="not JSON lines"):
+        T.read_log(str(log))
+    log.write_text(json.dumps(config) + "\n" + json.dumps({"a": 0, "b": 1, "seed": 999,
+                                                           "diffs": [1, 2]}) + "\n")
+    with pytest.raises(BiribaError, match="does not play"):
+        T.read_log(str(log))
+
+
+def test_the_command_prints_ratings_and_refuses_bad_input_in_one_line(tmp_path, capsys):
+    log = tmp_path / "t.jsonl"
+    code = main(["tournament", "greedy", "random", "--deals", "2", "--log", str(log),
+                 "--json", "--anchor", "random"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["anchor"] == "random" and data["pairs"] == 2
+    assert [row["player"] for row in data["ratings"]][-1] in ("random", "greedy")
+    assert next(r for r in data["ratings"] if r["player"] == "random")["rating"] == 0.0
+    code = main(["tournament", "--resume", str(log)])
+    out = capsys.readouterr().out
+    assert code == 0 and "2 of 2 deal pairs" in out and "greedy" in out
+    for argv, said in ((["tournament", "greedy"], "2..16 players"),
+                       (["tournament", "greedy", "ismcts:bogus=1"], "bogus"),
+                       (["tournament", "--resume", str(tmp_path / "none.jsonl")], "cannot read"),
+                       (["tournament", "random", "--resume", str(log)], "plays greedy random"),
+                       (["tournament", "greedy", "random", "--anchor", "x"], "--anchor")):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1, (argv, err)
