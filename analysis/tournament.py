@@ -21,6 +21,7 @@ import os
 import time
 
 from analysis import ratings as R
+from analysis import sprt
 from analysis.duels import play_all, play_pair, summary
 from analysis.specs import parse_spec
 from solver.engine.api import Game, check_seed
@@ -46,7 +47,7 @@ def pairings(entrants: int, form: str) -> list[tuple[int, int]]:
 
 
 def settings(entrants, form="round-robin", deals=20, players=2, rules="classic", options=(),
-             seed=0, match=False) -> dict:
+             seed=0, match=False, sprt=None) -> dict:
     """The tournament's settings, checked: what its log's first line holds."""
     entrants = list(entrants)
     if not 2 <= len(entrants) <= MAX_ENTRANTS:
@@ -59,13 +60,15 @@ def settings(entrants, form="round-robin", deals=20, players=2, rules="classic",
     if players not in (2, 4):
         raise OutOfRangeError(f"--players must be 2 or 4, got {players}")
     pairings(len(entrants), form)
+    if sprt is not None and len(entrants) != 2:
+        raise TournamentError(f"--sprt tests two players, not {len(entrants)}")
     check_seed(seed, deals)
     game = Game(players, rules, *options, match=bool(match))   # refuses rules it cannot play
     for spec in entrants:
         parse_spec(spec, game)
     return {"format": LOG_FORMAT, "entrants": entrants, "pairing": form, "deals": deals,
             "players": players, "rules": rules, "options": list(options), "seed": seed,
-            "match": bool(match)}
+            "match": bool(match), "sprt": list(sprt) if sprt is not None else None}
 
 
 def tasks(config: dict) -> list[tuple[int, int, int]]:
@@ -91,7 +94,8 @@ def read_log(path: str) -> tuple[dict, list[dict]]:
                               "settings)")
     config = rows[0]
     settings(config["entrants"], config["pairing"], config["deals"], config["players"],
-             config["rules"], config["options"], config["seed"], config["match"])
+             config["rules"], config["options"], config["seed"], config["match"],
+             config.get("sprt"))
     known = set(tasks(config))
     done = []
     for row in rows[1:]:
@@ -131,8 +135,12 @@ def run(config: dict, log_path: str | None = None, resume: bool = False, workers
     started = time.perf_counter()
     jobs = [(config, a, b, seed) for a, b, seed in todo]
     log = open(log_path, "a", encoding="utf-8") if log_path is not None else None
+    settled = _settled(config)
+    interrupted = False
     try:
-        interrupted = play_all(_play, jobs, workers, pairs, log, progress, len(done) + len(todo))
+        if settled is None or not settled(pairs):      # a resumed test may be settled
+            interrupted = play_all(_play, jobs, workers, pairs, log, progress,
+                                   len(done) + len(todo), settled)
     finally:
         if log is not None:
             log.close()
@@ -148,9 +156,7 @@ def standings(config: dict, pairs: list[dict], seconds: float = 0.0,
     games: dict[int, list] = {}
     for pair in pairs:
         by_pairing.setdefault((pair["a"], pair["b"]), []).append(pair)
-        lead = sum(pair["diffs"]) / 2
-        score = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
-        games.setdefault(pair["seed"], []).append((pair["a"], pair["b"], score))
+        games.setdefault(pair["seed"], []).append((pair["a"], pair["b"], _score(pair)))
     rated, low, high = R.bootstrap(len(entrants), games, anchor, BOOTSTRAP_SAMPLES,
                                    config["seed"])
     table = []
@@ -162,6 +168,7 @@ def standings(config: dict, pairs: list[dict], seconds: float = 0.0,
         row["ci95"] = [_finite(value) for value in duel["ci95"]]
         table.append(row)
     order = sorted(range(len(entrants)), key=lambda i: -rated[i])
+    test = _sprt(config, pairs) if config.get("sprt") else None
     return {
         "entrants": entrants, "pairing": config["pairing"], "players": config["players"],
         "rules": config["rules"], "seed": config["seed"], "deals": config["deals"],
@@ -170,7 +177,26 @@ def standings(config: dict, pairs: list[dict], seconds: float = 0.0,
         "ratings": [{"player": entrants[i], "rating": _finite(rated[i]),
                      "ci95": [_finite(low[i]), _finite(high[i])]} for i in order],
         "anchor": entrants[anchor], "seconds": seconds, "interrupted": interrupted,
+        "sprt": test,
     }
+
+
+def _score(pair) -> float:
+    lead = sum(pair["diffs"]) / 2
+    return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
+
+
+def _settled(config):
+    """With --sprt: whether the pairs played settle the test; else None (play them all)."""
+    if not config.get("sprt"):
+        return None
+    return lambda pairs: _sprt(config, pairs)["verdict"] != "continue"
+
+
+def _sprt(config, pairs) -> dict:
+    """The sequential test on the pairs played (A the first player)."""
+    elo0, elo1 = config["sprt"]
+    return sprt.verdict([_score(pair) for pair in pairs], elo0, elo1)
 
 
 def _finite(value: float) -> float | None:
@@ -193,6 +219,14 @@ def lines(result: dict) -> list[str]:
         shown = f"[{low:+.1f}, {high:+.1f}]" if low is not None and high is not None else "-"
         out.append(f"{row['a'][:24]:<24} {row['b'][:24]:<24} {row['deals']:>5} "
                    f"{row['mean_diff']:>+16.1f} {shown:>18}")
+    test = result.get("sprt")
+    if test:
+        said = {"H1": f"A gains at least {test['elo1']:+g} Elo (H1)",
+                "H0": f"A gains at most {test['elo0']:+g} Elo (H0)",
+                "continue": "not settled"}[test["verdict"]]
+        out.append(f"SPRT [{test['elo0']:+g}, {test['elo1']:+g}]: {said} after {test['pairs']} "
+                   f"deal pairs (LLR {test['llr']:+.2f}, bounds [{test['lower']:+.2f}, "
+                   f"{test['upper']:+.2f}])")
     out.append(f"(ratings: Bradley-Terry on the deal pairs won, Elo points against "
                f"{result['anchor']}; intervals: {BOOTSTRAP_SAMPLES} bootstrap resamples of "
                "the deals)")

@@ -4,6 +4,7 @@ loses nothing and a resume that ends where a straight run ends."""
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -114,3 +115,31 @@ def test_the_command_prints_ratings_and_refuses_bad_input_in_one_line(tmp_path, 
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert said in err and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+def test_the_sequential_test_accepts_the_hypothesis_the_pairs_support():
+    from analysis import sprt
+
+    lower, upper = sprt.bounds()
+    assert lower == pytest.approx(-2.944, abs=1e-3) and upper == pytest.approx(2.944, abs=1e-3)
+    strong = [1.0] * 30 + [0.0] * 5          # A wins 86%: far above +50 Elo
+    assert sprt.verdict(strong, 0, 50)["verdict"] == "H1"
+    even = [1.0, 0.0] * 200                  # 50%: not +50
+    assert sprt.verdict(even, 0, 50)["verdict"] == "H0"
+    assert sprt.verdict([1.0, 0.0], 0, 50)["verdict"] == "continue"
+    sweep = sprt.llr([1.0] * 10, 0, 50)                     # a sweep still has a variance
+    assert 0 < sweep < math.inf
+    for bad in ("5", "a,b", "10,0", "0,inf"):
+        with pytest.raises(BiribaError):
+            sprt.parse(bad)
+
+
+def test_a_tournament_under_sprt_stops_once_settled_and_says_so(capsys):
+    code = main(["tournament", "greedy", "random", "--deals", "60", "--sprt", "0,200",
+                 "--json"])
+    data = json.loads(capsys.readouterr().out)
+    test = data["sprt"]
+    assert code == 0 and test["verdict"] == "H1" and data["pairs"] == test["pairs"] < 60
+    assert test["llr"] >= test["upper"]
+    assert main(["tournament", "greedy", "random", "ismcts", "--sprt", "0,50"]) == 2
+    assert "tests two players" in capsys.readouterr().err

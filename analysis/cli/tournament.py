@@ -6,6 +6,7 @@ import functools
 import signal
 import sys
 
+from analysis import sprt
 from analysis import tournament as T
 from analysis.cli.common import add_rules_arguments, emit, progress_bar
 from analysis.cli.duel import _stop
@@ -29,6 +30,10 @@ def add(commands) -> None:
     parser.add_argument("--match", action="store_true",
                         help="play whole matches, not rounds")
     parser.add_argument("--workers", type=int, default=1, help="processes playing pairs (1)")
+    parser.add_argument("--sprt", metavar="ELO0,ELO1",
+                        help="two players: stop once a sequential test settles whether A gains "
+                             "at least ELO1 or at most ELO0 (alpha = beta = 0.05); --deals "
+                             "is the most it plays")
     parser.add_argument("--anchor", metavar="PLAYER",
                         help="the player rated 0 (default: the first)")
     parser.add_argument("--log", metavar="FILE",
@@ -52,7 +57,8 @@ def run(args) -> int:
         path = args.resume
     else:
         config = T.settings(args.entrants, args.pairing, args.deals, args.players, args.rules,
-                            tuple(args.option), args.seed, args.match)
+                            tuple(args.option), args.seed, args.match,
+                            sprt.parse(args.sprt) if args.sprt else None)
         path = args.log
     anchor = 0
     if args.anchor is not None:
