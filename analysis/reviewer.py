@@ -32,12 +32,12 @@ import os
 from typing import NamedTuple
 
 from solver.engine import layout as L
-from solver.errors import BiribaError
 from solver.search import decisions as D
 from solver.search.evaluate import evaluate, turns_of
 from solver.search.plans import PLANS_ALL
 from solver.search.search import check_budget, check_seed, default_stage
 
+from analysis.charts import pyplot
 from analysis.reasons import sentence
 from solver.limits import REVIEW_ITERATIONS as ITERATIONS
 from solver.limits import WORKERS
@@ -324,7 +324,7 @@ def _article(word: str) -> str:
 def plot(result: Review, path: str, seat: int | None = None) -> None:
     """An equity chart (PNG, matplotlib): each reviewed seat's expected round-score
     difference after its decisions, on the game's action index, errors marked by grade."""
-    plt = _pyplot()
+    plt = pyplot()
     figure, axis = plt.subplots(figsize=(8, 4))
     for one, points in _series(result, seat).items():
         axis.plot([p[0] for p in points], [p[1] for p in points], "-", label=f"seat {one}")
@@ -342,17 +342,6 @@ def plot(result: Review, path: str, seat: int | None = None) -> None:
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
-
-
-def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise BiribaError("--plot needs matplotlib: pip install -e \".[plot]\"") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _series(result: Review, seat=None) -> dict:

@@ -21,6 +21,7 @@ import os
 import time
 
 from analysis import ratings as R
+from analysis.charts import pyplot
 from analysis import sprt
 from analysis.duels import play_all, play_pair, summary
 from analysis.specs import parse_spec
@@ -203,6 +204,26 @@ def _finite(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
+def plot(result: dict, path: str) -> None:
+    """The ratings as a chart with their 95% intervals as error bars, best first."""
+    plt = pyplot()
+    rows = result["ratings"]
+    names = [row["player"] for row in rows]
+    values = [row["rating"] for row in rows]
+    below = [row["rating"] - row["ci95"][0] if row["ci95"][0] is not None else 0 for row in rows]
+    above = [row["ci95"][1] - row["rating"] if row["ci95"][1] is not None else 0 for row in rows]
+    figure, axes = plt.subplots(figsize=(max(4.0, 1.2 * len(rows) + 2), 4))
+    axes.errorbar(range(len(rows)), values, yerr=[below, above], fmt="o", capsize=4)
+    axes.set_xticks(range(len(rows)), names, rotation=20, ha="right")
+    axes.axhline(0, color="grey", linewidth=0.5)
+    axes.set_ylabel(f"rating (Elo points against {result['anchor']})")
+    axes.set_title(f"{result['pairs']} deal pairs, {result['rules']}, {result['players']} "
+                   "players\nratings with their 95% bootstrap intervals", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
 def lines(result: dict) -> list[str]:
     """The standings as a person reads them."""
     out = [f"{result['pairs']} of {result['pairs_planned']} deal pairs, {result['rules']}, "
@@ -219,6 +240,13 @@ def lines(result: dict) -> list[str]:
         shown = f"[{low:+.1f}, {high:+.1f}]" if low is not None and high is not None else "-"
         out.append(f"{row['a'][:24]:<24} {row['b'][:24]:<24} {row['deals']:>5} "
                    f"{row['mean_diff']:>+16.1f} {shown:>18}")
+    swept = [f"{row['a']} - {row['b']}" for row in result["pairings"]
+             if row["deals"] and row["wins"][0] + row["ties"] == 0
+             or row["deals"] and row["wins"][1] + row["ties"] == 0]
+    if swept:
+        out.append(f"({', '.join(swept)}: one side won every round, so the bootstrap cannot "
+                   "see how far apart they are: the ratings rest on the prior's virtual pair, "
+                   "their intervals are too narrow)")
     test = result.get("sprt")
     if test:
         said = {"H1": f"A gains at least {test['elo1']:+g} Elo (H1)",

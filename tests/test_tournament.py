@@ -143,3 +143,16 @@ def test_a_tournament_under_sprt_stops_once_settled_and_says_so(capsys):
     assert test["llr"] >= test["upper"]
     assert main(["tournament", "greedy", "random", "ismcts", "--sprt", "0,50"]) == 2
     assert "tests two players" in capsys.readouterr().err
+
+
+def test_the_chart_is_drawn_or_refused_before_any_game(tmp_path, capsys):
+    path = tmp_path / "ratings.png"
+    argv = ["tournament", "greedy", "random", "--deals", "2", "--plot", str(path), "--quiet"]
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert main(argv) == 2
+        assert "needs matplotlib" in capsys.readouterr().err and not path.exists()
+        return
+    assert main(argv) == 0 and path.stat().st_size > 1000
+    assert main(argv[:-4] + ["--plot", str(tmp_path / "no" / "x.png")]) == 2

@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+from analysis.charts import pyplot
 from analysis.cli.common import emit
 from analysis.reviewer import (ACCURACY_SCALE, BLUNDER, INACCURACY, ITERATIONS, MISTAKE, WORKERS,
-                             Review, _pyplot, plot, review)
+                             Review, plot, review)
 from solver.errors import BiribaError, OutOfRangeError
 from solver.search.search import check_budget, check_seed
 
@@ -37,7 +38,7 @@ def run(args) -> int:
                  else ITERATIONS, args.seconds, args.workers)
     check_seed(args.seed)
     if args.plot:
-        _pyplot()                       # refused before the review, not after it
+        pyplot()                        # refused before the review, not after it
     for path in (args.plot, args.html):
         if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise OutOfRangeError(f"cannot write {path!r}: no such folder")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import os
 import signal
 import sys
 
 from analysis import sprt
 from analysis import tournament as T
+from analysis.charts import pyplot
 from analysis.cli.common import add_rules_arguments, emit, progress_bar
 from analysis.cli.duel import _stop
 from analysis.warm import ensure_compiled
@@ -41,6 +43,8 @@ def add(commands) -> None:
                              "as it is played")
     parser.add_argument("--resume", metavar="FILE",
                         help="go on with the tournament of this log (its settings)")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw the ratings with their intervals (needs matplotlib)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(handler=run)
@@ -65,12 +69,18 @@ def run(args) -> int:
         if args.anchor not in config["entrants"]:
             raise BiribaError(f"--anchor {args.anchor!r} is not one of the players")
         anchor = config["entrants"].index(args.anchor)
+    if args.plot:
+        pyplot()                        # refused before the games, not after them
+        if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
+            raise BiribaError(f"cannot write {args.plot!r}: no such folder")
     ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
     signal.signal(signal.SIGTERM, _stop)      # a killed tournament still reports its standings
     result = T.run(config, path, resume=bool(args.resume), workers=args.workers,
                    progress=progress, anchor=anchor)
+    if args.plot:
+        T.plot(result, args.plot)
     if result["interrupted"]:
         print(f"\ninterrupted: {result['pairs']} of {result['pairs_planned']} deal pairs "
               "played", file=sys.stderr)
