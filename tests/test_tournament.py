@@ -149,7 +149,7 @@ def test_the_chart_is_drawn_or_refused_before_any_game(tmp_path, capsys):
     path = tmp_path / "ratings.png"
     argv = ["tournament", "greedy", "random", "--deals", "2", "--plot", str(path), "--quiet"]
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # noqa: F401  (present: the chart is drawn)
     except ImportError:
         assert main(argv) == 2
         assert "needs matplotlib" in capsys.readouterr().err and not path.exists()
