@@ -85,6 +85,19 @@ def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
                    match)
 
 
+def record(pair: dict, pairs: list, log=None, progress=None, total: int = 0,
+           stop=None) -> bool:
+    """Take a finished pair: into ``pairs``, into the open ``log`` as a JSON line at once,
+    ``progress(done, total)``; whether ``stop(pairs)`` says to play no more."""
+    pairs.append(pair)
+    if log is not None:
+        log.write(json.dumps(pair) + "\n")
+        log.flush()
+    if progress:
+        progress(len(pairs), total)
+    return stop is not None and bool(stop(pairs))
+
+
 def play_all(play_one, jobs, workers: int, pairs: list, log=None, progress=None,
              total: int = 0, stop=None) -> bool:
     """Play ``jobs`` with ``play_one`` (in ``workers`` forked processes when above 1),
@@ -101,13 +114,7 @@ def play_all(play_one, jobs, workers: int, pairs: list, log=None, progress=None,
             pool = multiprocessing.get_context("fork").Pool(workers)
             played = pool.imap(play_one, jobs)
         for pair in played:
-            pairs.append(pair)
-            if log is not None:
-                log.write(json.dumps(pair) + "\n")
-                log.flush()
-            if progress:
-                progress(len(pairs), total)
-            if stop is not None and stop(pairs):
+            if record(pair, pairs, log, progress, total, stop):
                 break
     except KeyboardInterrupt:
         return True

@@ -30,6 +30,7 @@ from solver.errors import BiribaError, OutOfRangeError
 from solver.limits import MAX_DEALS, MAX_WORKERS
 
 FORMATS = ("round-robin", "gauntlet")
+ENGINES = ("local", "ray")
 LOG_FORMAT = "biriba-tournament"
 BOOTSTRAP_SAMPLES = 200
 MAX_ENTRANTS = 16
@@ -116,11 +117,22 @@ def _play(job):
 
 
 def run(config: dict, log_path: str | None = None, resume: bool = False, workers: int = 1,
-        progress=None, anchor: int = 0) -> dict:
+        progress=None, anchor: int = 0, engine: str = "local", address: str | None = None
+        ) -> dict:
     """Play the tournament's pairs not yet in the log; the standings (:func:`standings`).
-    Ctrl-C (or SIGTERM turned into KeyboardInterrupt) stops it with the pairs played."""
+    ``engine`` "local" plays them in ``workers`` processes, "ray" as Ray tasks
+    (:mod:`analysis.cluster`; ``address`` names the cluster, none a local Ray of
+    ``workers`` processors). Ctrl-C (or SIGTERM turned into KeyboardInterrupt) stops it
+    with the pairs played."""
     if not 1 <= workers <= MAX_WORKERS:
         raise OutOfRangeError(f"--workers must be 1..{MAX_WORKERS}, got {workers}")
+    if engine not in ENGINES:
+        raise TournamentError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    ray = None
+    if engine == "ray":
+        from analysis import cluster
+
+        ray = cluster.connect(address, workers)           # before any game, or refused
     done = []
     if resume:
         config, done = read_log(log_path)
@@ -140,8 +152,14 @@ def run(config: dict, log_path: str | None = None, resume: bool = False, workers
     interrupted = False
     try:
         if settled is None or not settled(pairs):      # a resumed test may be settled
-            interrupted = play_all(_play, jobs, workers, pairs, log, progress,
-                                   len(done) + len(todo), settled)
+            if ray is not None:
+                from analysis import cluster
+
+                interrupted = cluster.play_all(ray, _play, jobs, pairs, log, progress,
+                                               len(done) + len(todo), settled)
+            else:
+                interrupted = play_all(_play, jobs, workers, pairs, log, progress,
+                                       len(done) + len(todo), settled)
     finally:
         if log is not None:
             log.close()

@@ -156,3 +156,41 @@ def test_the_chart_is_drawn_or_refused_before_any_game(tmp_path, capsys):
         return
     assert main(argv) == 0 and path.stat().st_size > 1000
     assert main(argv[:-4] + ["--plot", str(tmp_path / "no" / "x.png")]) == 2
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray = pytest.importorskip("ray")
+    from analysis import cluster
+
+    cluster.connect(None, 2)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_plays_the_same_pairs_as_the_local_engine(local_ray, tmp_path):
+    config = T.settings(["random", "greedy"], deals=3, seed=70)
+    local = T.run(config, None)
+    log = tmp_path / "ray.jsonl"
+    on_ray = T.run(config, str(log), engine="ray", workers=2)
+    assert _untimed(on_ray) == _untimed(local)
+    assert len(log.read_text().splitlines()) == 1 + 3
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_text("\n".join(log.read_text().splitlines()[:2]) + "\n")
+    resumed = T.run(config, str(stopped), resume=True, engine="ray", workers=2)
+    assert _untimed(resumed) == _untimed(local)
+
+
+def test_a_bad_engine_or_address_is_one_line_before_any_game(capsys, tmp_path):
+    for argv, said in ((["--engine", "cuda"], "invalid choice"),
+                       (["--address", "10.0.0.1:1"], "add --engine ray")):
+        assert main(["tournament", "greedy", "random", *argv]) == 2
+        err = capsys.readouterr().err
+        assert said in err and len(err.strip().splitlines()) == 1, err
+    pytest.importorskip("ray")
+    code = main(["tournament", "greedy", "random", "--engine", "ray", "--address",
+                 "127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot reach the Ray cluster at '127.0.0.1:1'" in err
+    with pytest.raises(BiribaError, match="unknown engine"):
+        T.run(T.settings(["greedy", "random"], deals=1), None, engine="cuda")

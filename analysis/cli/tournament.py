@@ -31,6 +31,12 @@ def add(commands) -> None:
     parser.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     parser.add_argument("--match", action="store_true",
                         help="play whole matches, not rounds")
+    parser.add_argument("--engine", default="local", choices=T.ENGINES,
+                        help="local processes (default), or Ray tasks (pip install -e "
+                             "\".[cluster]\")")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="with --engine ray: the cluster (ray.init's address); none: a "
+                             "local Ray of --workers processors")
     parser.add_argument("--workers", type=int, default=1, help="processes playing pairs (1)")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",
                         help="two players: stop once a sequential test settles whether A gains "
@@ -77,8 +83,10 @@ def run(args) -> int:
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
     signal.signal(signal.SIGTERM, _stop)      # a killed tournament still reports its standings
+    if args.address and args.engine != "ray":
+        raise BiribaError("--address names a Ray cluster: add --engine ray")
     result = T.run(config, path, resume=bool(args.resume), workers=args.workers,
-                   progress=progress, anchor=anchor)
+                   progress=progress, anchor=anchor, engine=args.engine, address=args.address)
     if args.plot:
         T.plot(result, args.plot)
     if result["interrupted"]:
