@@ -73,6 +73,11 @@ def settings(entrants, form="round-robin", deals=20, players=2, rules="classic",
             "match": bool(match), "sprt": list(sprt) if sprt is not None else None}
 
 
+def check_workers(workers: int) -> None:
+    if not 1 <= workers <= MAX_WORKERS:
+        raise OutOfRangeError(f"--workers must be 1..{MAX_WORKERS}, got {workers}")
+
+
 def tasks(config: dict) -> list[tuple[int, int, int]]:
     """Every (a, b, deal seed) of the tournament, deal by deal, so that a tournament stopped
     early has played every pairing on about as many deals."""
@@ -124,8 +129,7 @@ def run(config: dict, log_path: str | None = None, resume: bool = False, workers
     (:mod:`analysis.cluster`; ``address`` names the cluster, none a local Ray of
     ``workers`` processors). Ctrl-C (or SIGTERM turned into KeyboardInterrupt) stops it
     with the pairs played."""
-    if not 1 <= workers <= MAX_WORKERS:
-        raise OutOfRangeError(f"--workers must be 1..{MAX_WORKERS}, got {workers}")
+    check_workers(workers)
     if engine not in ENGINES:
         raise TournamentError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     ray = None

@@ -111,7 +111,8 @@ def test_the_command_prints_ratings_and_refuses_bad_input_in_one_line(tmp_path, 
                        (["tournament", "greedy", "ismcts:bogus=1"], "bogus"),
                        (["tournament", "--resume", str(tmp_path / "none.jsonl")], "cannot read"),
                        (["tournament", "random", "--resume", str(log)], "plays greedy random"),
-                       (["tournament", "greedy", "random", "--anchor", "x"], "--anchor")):
+                       (["tournament", "greedy", "random", "--anchor", "x"], "--anchor"),
+                       (["tournament", "greedy", "random", "--workers", "0"], "--workers")):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert said in err and len(err.strip().splitlines()) == 1, (argv, err)

@@ -57,6 +57,9 @@ def add(commands) -> None:
 
 
 def run(args) -> int:
+    T.check_workers(args.workers)                   # every check before any compiling
+    if args.address and args.engine != "ray":
+        raise BiribaError("--address names a Ray cluster: add --engine ray")
     if args.resume:
         if args.log and args.log != args.resume:
             raise BiribaError("--resume appends to its own log: leave out --log")
@@ -83,8 +86,6 @@ def run(args) -> int:
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
     signal.signal(signal.SIGTERM, _stop)      # a killed tournament still reports its standings
-    if args.address and args.engine != "ray":
-        raise BiribaError("--address names a Ray cluster: add --engine ray")
     result = T.run(config, path, resume=bool(args.resume), workers=args.workers,
                    progress=progress, anchor=anchor, engine=args.engine, address=args.address)
     if args.plot:
