@@ -20,7 +20,7 @@ from analysis.specs import parse_spec
 from solver.engine.api import Game, check_seed
 from solver.engine.players import play
 from solver.errors import OutOfRangeError
-from solver.limits import MAX_DEALS  # noqa: F401
+from solver.limits import MAX_DEALS, MAX_WORKERS  # noqa: F401
 
 
 
@@ -66,13 +66,17 @@ def _job(job):
     return play_pair(*job)
 
 
+def check_workers(workers: int) -> None:
+    if not 1 <= workers <= MAX_WORKERS:
+        raise OutOfRangeError(f"--workers must be 1..{MAX_WORKERS}, got {workers}")
+
+
 def duel(a: str, b: str, deals: int, players: int = 2, rules: str = "classic",
          options=(), seed: int = 0, workers: int = 1, progress=None, log=None,
          match: bool = False) -> dict:
     if not 1 <= deals <= MAX_DEALS:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {deals}")
-    if not 1 <= workers <= 64:
-        raise OutOfRangeError(f"--workers must be 1..64, got {workers}")
+    check_workers(workers)
     check_seed(seed, deals)
     game = Game(players, rules, *options, match=bool(match))   # refuses rules it cannot play
     parse_spec(a, game), parse_spec(b, game)

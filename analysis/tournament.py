@@ -23,11 +23,11 @@ import time
 from analysis import ratings as R
 from analysis.charts import pyplot
 from analysis import sprt
-from analysis.duels import play_all, play_pair, summary
+from analysis.duels import check_workers, play_all, play_pair, summary  # noqa: F401
 from analysis.specs import parse_spec
 from solver.engine.api import Game, check_seed
 from solver.errors import BiribaError, OutOfRangeError
-from solver.limits import MAX_DEALS, MAX_WORKERS
+from solver.limits import MAX_DEALS
 
 FORMATS = ("round-robin", "gauntlet")
 ENGINES = ("local", "ray")
@@ -71,11 +71,6 @@ def settings(entrants, form="round-robin", deals=20, players=2, rules="classic",
     return {"format": LOG_FORMAT, "entrants": entrants, "pairing": form, "deals": deals,
             "players": players, "rules": rules, "options": list(options), "seed": seed,
             "match": bool(match), "sprt": list(sprt) if sprt is not None else None}
-
-
-def check_workers(workers: int) -> None:
-    if not 1 <= workers <= MAX_WORKERS:
-        raise OutOfRangeError(f"--workers must be 1..{MAX_WORKERS}, got {workers}")
 
 
 def tasks(config: dict) -> list[tuple[int, int, int]]:

@@ -8,9 +8,9 @@ import signal
 import sys
 
 from analysis.cli.common import add_rules_arguments, progress_bar
-from analysis.duels import MAX_DEALS, duel
+from analysis.duels import MAX_DEALS, check_workers, duel
 from analysis.specs import parse_spec
-from solver.engine.api import Game
+from solver.engine.api import Game, check_seed
 from solver.errors import OutOfRangeError
 
 
@@ -43,6 +43,8 @@ def run(args) -> int:
     parse_spec(args.a, game), parse_spec(args.b, game)
     if not 1 <= args.deals <= MAX_DEALS:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {args.deals}")
+    check_workers(args.workers)                  # every check before any compiling
+    check_seed(args.seed, args.deals)
     ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deals")
