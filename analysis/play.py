@@ -64,7 +64,7 @@ def _start(args):
 
 
 def _compile_first() -> None:
-    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+    ensure_compiled("play")
 
 
 def _check(args, game) -> None:

@@ -212,7 +212,12 @@ def _compile_parallel(todo, report, workers) -> dict[str, float]:
     return seconds
 
 
-def ensure_compiled(command: str, report) -> None:
+def to_stderr(text: str) -> None:
+    """The compile's progress, a line on stderr (standard output stays the answer's)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def ensure_compiled(command: str, report=to_stderr) -> None:
     """Before ``command`` (play, simulate, replay) uses the engine: compile what is
     missing, saying so through ``report``; silent when everything is compiled."""
     missing = [part for part in NEEDS[command] if not is_compiled(part)]

@@ -114,7 +114,7 @@ def _bar(share: float) -> None:
 def _compile_engine() -> None:
     from analysis.warm import ensure_compiled
 
-    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+    ensure_compiled("play")
 
 
 def run(args) -> int:

@@ -53,7 +53,7 @@ def announce_numba(backend, cards: int = 0) -> None:
     if needs_numba(backend, cards):
         from analysis.warm import ensure_compiled
 
-        ensure_compiled("numba backend", lambda text: print(text, file=sys.stderr, flush=True))
+        ensure_compiled("numba backend")
 
 
 def default_backend():
@@ -69,7 +69,3 @@ def progress_bar(done, total, noun="games"):
     if done == total:
         sys.stderr.write("\n")
     sys.stderr.flush()
-
-
-def to_stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)

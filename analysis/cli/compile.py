@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import time
 
-from analysis.cli.common import to_stderr
-from analysis.warm import compile_engine
+from analysis.warm import compile_engine, to_stderr
 from solver.errors import OutOfRangeError
 
 

@@ -45,7 +45,7 @@ def run(args) -> int:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {args.deals}")
     check_workers(args.workers)                  # every check before any compiling
     check_seed(args.seed, args.deals)
-    ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))
+    ensure_compiled("simulate")
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deals")
     signal.signal(signal.SIGTERM, _stop)      # a killed duel still reports what it played

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from analysis.cli.common import to_stderr
 from analysis.warm import ensure_compiled
 from solver.engine import records
 
@@ -19,7 +18,7 @@ def add(commands) -> None:
 
 def run(args) -> int:
     data = records.read(args.record)
-    ensure_compiled("replay", to_stderr)      # before the replay, which runs the engine
+    ensure_compiled("replay")      # before the replay, which runs the engine
     state = records.from_record(data)
     if args.moves:
         replay = state.game.new_initial_state(state.seed, state.dealer)

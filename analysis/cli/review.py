@@ -44,7 +44,7 @@ def run(args) -> int:
             raise OutOfRangeError(f"cannot write {path!r}: no such folder")
     data = records.read(args.record)
     # compiled before the replay, which would compile the engine on one core
-    ensure_compiled("play", lambda text: print(text, file=sys.stderr, flush=True))
+    ensure_compiled("play")
     state = records.from_record(data)
     for seat in args.seat or []:
         if not 0 <= seat < state.game.players:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import sys
 
-from analysis.cli.common import add_rules_arguments, progress_bar, to_stderr
+from analysis.cli.common import add_rules_arguments, progress_bar
 from analysis.simulation import check_counts, simulate
 from analysis.specs import parse_spec
 from analysis.warm import ensure_compiled
 from solver.engine.api import Game
 from solver.errors import BiribaError
+
+SEAT_OPTIONS = tuple(f"p{seat}" for seat in range(6))
+
 
 def add(commands) -> None:
     simulate = commands.add_parser("simulate", help="computer games: win rates and scores")
@@ -29,9 +32,6 @@ def add(commands) -> None:
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.add_argument("--json", action="store_true", help="one JSON object")
     simulate.set_defaults(handler=run)
-
-
-SEAT_OPTIONS = tuple(f"p{seat}" for seat in range(6))
 
 
 def _game(args) -> Game:
@@ -54,7 +54,7 @@ def run(args) -> int:
     check_counts(args.games, args.seed, args.max_actions)     # before any compiling
     for spec in policies[:game.players]:
         parse_spec(spec, game)
-    ensure_compiled("simulate", to_stderr)
+    ensure_compiled("simulate")
     result = simulate(game, policies, args.games, args.seed, args.max_actions, progress)
     if result["interrupted"]:
         print(f"\ninterrupted: {result['games']} of {args.games} games played", file=sys.stderr)

@@ -82,7 +82,7 @@ def run(args) -> int:
         pyplot()                        # refused before the games, not after them
         if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
             raise BiribaError(f"cannot write {args.plot!r}: no such folder")
-    ensure_compiled("simulate", lambda text: print(text, file=sys.stderr, flush=True))
+    ensure_compiled("simulate")
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
     signal.signal(signal.SIGTERM, _stop)      # a killed tournament still reports its standings
