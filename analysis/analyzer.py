@@ -298,14 +298,19 @@ def reason(state, result) -> str:
     return text
 
 
+def check_at(actions: int, at: int) -> None:
+    """Refuse ``--at`` outside a record of ``actions`` actions (0..actions)."""
+    if not 0 <= at <= actions:
+        raise ImpossiblePositionError(f"--at {at}: the record has {actions} actions")
+
+
 def position_of_record(record, at: int):
     """The state of a saved game before its action ``at`` (0: the deal); ``record`` is its
     path or its data as :func:`solver.engine.records.read` gives it."""
     from solver.engine import records
 
     final = records.from_record(record) if isinstance(record, dict) else records.load(record)
-    if not 0 <= at <= len(final.history):
-        raise ImpossiblePositionError(f"--at {at}: the record has {len(final.history)} actions")
+    check_at(len(final.history), at)
     state = final.game.new_initial_state(final.seed, final.dealer)
     for action in final.history[:at]:
         state.apply_trusted(action)

@@ -11,6 +11,7 @@ from analysis.analyzer import (
     Position,
     analyze,
     build_state,
+    check_at,
     load_position,
     position_of_record,
 )
@@ -99,6 +100,7 @@ def _target(args):
         return _position_from_args(args)
     if args.at is not None:
         record = records.read(args.file)
+        check_at(len(record["actions"]), args.at)      # before compiling, as every check
         _compile_engine()               # the record replays in the engine
         return position_of_record(record, args.at)
     return load_position(args.file)

@@ -43,12 +43,13 @@ def run(args) -> int:
         if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise OutOfRangeError(f"cannot write {path!r}: no such folder")
     data = records.read(args.record)
+    players = data["players"]
+    for seat in args.seat or []:                # before compiling, as every check
+        if not 0 <= seat < players:
+            raise BiribaError(f"--seat {seat}: the game has seats 0..{players - 1}")
     # compiled before the replay, which would compile the engine on one core
     ensure_compiled("play")
     state = records.from_record(data)
-    for seat in args.seat or []:
-        if not 0 <= seat < state.game.players:
-            raise BiribaError(f"--seat {seat}: the game has seats 0..{state.game.players - 1}")
 
     def progress(done, total):
         if not args.json:
