@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 from solver.errors import BiribaError
@@ -60,6 +61,14 @@ def default_backend():
     from kernels.partition import resolve_backend
 
     return resolve_backend(None)
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM ends a long command as Ctrl-C does: with what it has played so far."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def progress_bar(done, total, noun="games"):

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import functools
 import json
-import signal
 import sys
 
-from analysis.cli.common import add_rules_arguments, progress_bar
+from analysis.cli.common import add_rules_arguments, progress_bar, stop_on_sigterm
 from analysis.duels import MAX_DEALS, check_workers, duel
 from analysis.specs import parse_spec
 from solver.engine.api import Game, check_seed
@@ -32,10 +31,6 @@ def add(commands) -> None:
     duel.set_defaults(handler=run)
 
 
-def _stop(signum, frame):
-    raise KeyboardInterrupt
-
-
 def run(args) -> int:
     from analysis.warm import ensure_compiled
 
@@ -48,7 +43,7 @@ def run(args) -> int:
     ensure_compiled("simulate")
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deals")
-    signal.signal(signal.SIGTERM, _stop)      # a killed duel still reports what it played
+    stop_on_sigterm()                         # a killed duel still reports what it played
     log = open(args.log, "a", encoding="utf-8") if args.log else None
     try:
         result = duel(args.a, args.b, args.deals, args.players, args.rules,

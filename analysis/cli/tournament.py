@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import functools
 import os
-import signal
 import sys
 
 from analysis import sprt
 from analysis import tournament as T
 from analysis.charts import pyplot
-from analysis.cli.common import add_rules_arguments, emit, progress_bar
-from analysis.cli.duel import _stop
+from analysis.cli.common import add_rules_arguments, emit, progress_bar, stop_on_sigterm
 from analysis.warm import ensure_compiled
 from solver.errors import BiribaError
 
@@ -85,7 +83,7 @@ def run(args) -> int:
     ensure_compiled("simulate")
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
-    signal.signal(signal.SIGTERM, _stop)      # a killed tournament still reports its standings
+    stop_on_sigterm()                         # a killed tournament still reports its standings
     result = T.run(config, path, resume=bool(args.resume), workers=args.workers,
                    progress=progress, anchor=anchor, engine=args.engine, address=args.address)
     if args.plot:
