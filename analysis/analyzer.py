@@ -319,5 +319,30 @@ def position_of_record(record, at: int):
     return state
 
 
+def position_of_state(state, rules: str | None = None, options=()) -> Position:
+    """What the player to move knows in ``state``, as a :class:`Position` (the rules by
+    their preset name and options, given, else the state's rule set's name). The cards the
+    others took from the pile are not kept: a position's other hands are unseen."""
+    if state.is_terminal():
+        raise ImpossiblePositionError("the round is over: there is nothing to decide")
+    game = state.game
+    array = state.array
+    seat = state.current_player()
+    if state.phase not in ("draw", "play"):
+        raise ImpossiblePositionError(f"a position is a draw or a play, not {state.phase!r}")
+    table = {team: [str(meld) for meld in state.table(team)] for team in range(game.teams)
+             if state.table(team)}
+    pile = " ".join(str(Hand.from_kinds([kind])) for kind in state.pile())
+    return Position(hand=str(state.hand(seat)), rules=rules or game.rules.name,
+                    options=tuple(options), players=game.players, seat=seat,
+                    phase=state.phase, table=table, pile=pile, trump=state.trump,
+                    opened=tuple(t for t in range(game.teams) if array[L.OPENED + t]),
+                    scores=tuple(state.match_scores()),
+                    hand_sizes=tuple(len(state.hand(s)) for s in range(game.players)),
+                    stock=int(array[L.STOCK_N]),
+                    packets_taken=tuple(t for t in range(game.teams)
+                                        if array[L.PACKET_TAKEN + t]))
+
+
 __all__ = ["Analysis", "Position", "analyze", "build_state", "load_position",
-           "position_of_record"]
+           "position_of_record", "position_of_state"]

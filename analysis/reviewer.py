@@ -99,30 +99,36 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
     if iterations is None and seconds is None:
         iterations = ITERATIONS
     check_budget(iterations, seconds, workers)
-    game = state.game
-    seats = list(range(game.players)) if seats is None else list(seats)
-    history = list(state.history)
+    seats = list(range(state.game.players)) if seats is None else list(seats)
     check_seed(seed)
-    check_seed(seed + len(history))         # decision N's seed is seed + N
-    current = game.new_initial_state(state.seed, state.dealer)
+    check_seed(seed + len(state.history))         # decision N's seed is seed + N
     found: list[Reviewed] = []
+    for current, index, actions, stage in decision_points(state, seats, between, plans):
+        found.append(_judge(current, index, actions, stage, iterations, seconds,
+                            seed + index, workers, plans))
+        if progress:
+            progress(index, len(state.history))
+    outcome = _outcome(state if state.is_terminal() else None, state.game.players)
+    return Review(found, summary(found, seats, outcome), outcome)
+
+
+def decision_points(state, seats, between=None, plans: int = PLANS_ALL):
+    """Each decision of ``seats`` in the game of ``state`` with a choice, as
+    (the state before it, its action index, its actions, its stage), the game replayed as
+    it goes (the state yielded is the replay's: use it before asking for the next)."""
+    history = list(state.history)
+    current = state.game.new_initial_state(state.seed, state.dealer)
     index = 0
     while index < len(history) and not current.is_terminal():
-        seat = current.current_player()
         stage = default_stage(current)
         step = turn_length(current, history, index, stage)
         inside = between is None or between[0] <= index <= between[1]
-        if seat in seats and inside and len(turns_of(current, stage, plans)) > 1:
-            found.append(_judge(current, index, history[index:index + step], stage,
-                                iterations, seconds, seed + index, workers, plans))
-            if progress:
-                progress(index, len(history))
+        if current.current_player() in seats and inside and \
+                len(turns_of(current, stage, plans)) > 1:
+            yield current, index, history[index:index + step], stage
         for action in history[index:index + step]:
             current.apply_trusted(action)
         index += step
-    final = current if current.is_terminal() else None
-    outcome = _outcome(final, game.players)
-    return Review(found, summary(found, seats, outcome), outcome)
 
 
 def turn_length(state, history, index, stage) -> int:

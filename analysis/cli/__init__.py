@@ -11,12 +11,12 @@ import argparse
 import sys
 
 from analysis.cli import (analyze, best, compile, duel, meld, partitions, play, replay, review,
-                          rules, simulate, tournament)
+                          rules, serve, simulate, tournament)
 from analysis.cli.common import EXIT_BAD_INPUT, Parser
 from solver.errors import BiribaError
 
 COMMANDS = (meld, partitions, best, rules, play, simulate, replay, compile, duel, tournament,
-            analyze, review)
+            analyze, review, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from analysis.cli.common import add_rules_arguments, announce_numba, print_json, rules_from
-from analysis.cli.meld import describe_meld
+from analysis.answers import best_answer, best_instance
+from analysis.cli.common import add_rules_arguments, announce_numba, print_json
 from kernels.partition import BACKENDS
-from solver.melds import check_trump
-from solver.optimizer import OBJECTIVES, SOLVERS, Config, Instance, optimize_laydown
+from solver.optimizer import OBJECTIVES, SOLVERS, Config
 
 
 def add(commands) -> None:
@@ -40,22 +39,16 @@ def add(commands) -> None:
 
 
 def run(args):
-    rules = rules_from(args)
-    trump = check_trump(args.trump, rules)
-    instance = Instance.build(
-        args.hand, table=args.table, rules=rules, trump=trump, opened=args.opened,
-        score=args.score, keep=args.keep, must_use=" ".join(args.must_use), players=args.players,
-    )
+    rules, trump, instance = best_instance(
+        args.hand, table=args.table, rules=args.rules, options=args.option, trump=args.trump,
+        opened=args.opened, score=args.score, keep=args.keep, must_use=args.must_use,
+        players=args.players)
     config = Config(solver=args.solver, objective=args.objective, backend=args.backend,
                     time_limit=args.time_limit)
     if args.solver != "cpsat":
         announce_numba(args.backend, len(instance.hand))
-    result = optimize_laydown(instance, config)
-    described = [describe_meld(meld.cards, rules, trump) for meld in result.melds]
+    result, described, data = best_answer(instance, rules, trump, config)
     if args.json:
-        data = result.to_dict()
-        data["melds"] = [info.ordered_cards() for info, _ in described]
-        data["seconds"] = round(result.seconds, 6)
         print_json(data)
         return 0
     goal = {"points": "the most points", "cards": "the most cards",

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from analysis.answers import meld_answer
 from analysis.cli.common import add_rules_arguments, print_json, rules_from
-from solver.errors import IllegalMeldError
 from solver.melds import analyze_meld, check_trump
-from solver.values import check_copies
 
 
 def add(commands) -> None:
@@ -21,20 +20,15 @@ def add(commands) -> None:
 
 def run(args):
     rules = rules_from(args)
-    trump = check_trump(args.trump, rules)
-    check_copies([args.cards], rules, args.players, "in the meld")
-    try:
-        info = analyze_meld(args.cards, rules, trump)
-    except IllegalMeldError as error:
-        reason = str(error).split(": ", 1)[-1]
-        if args.json:
-            print_json({"valid": False, "reason": reason})
-        else:
-            print(f"not a legal meld under {rules.name!r}: {reason}")
-        return 0
+    answer = meld_answer(args.cards, rules, trump=args.trump, players=args.players)
     if args.json:
-        print_json(info.to_dict())
+        print_json(answer)
         return 0
+    if not answer["valid"]:
+        print(f"not a legal meld under {rules.name!r}: {answer['reason']}")
+        return 0
+    trump = check_trump(args.trump, rules)
+    info = analyze_meld(args.cards, rules, trump)
     what = f"run of {info.suit}" if info.kind == "run" else (
         f"set of {info.rank}" if info.rank else "set of wild cards")
     rows = [
@@ -55,11 +49,3 @@ def run(args):
         print(f"  {name:<{width}}  {value}")
     return 0
 
-
-def describe_meld(cards, rules, trump):
-    info = analyze_meld(cards, rules, trump)
-    what = f"run of {info.suit}" if info.kind == "run" else (
-        f"set of {info.rank}" if info.rank else "set of wild cards")
-    state = "clean" if info.clean else "dirty"
-    label = f", {info.biriba}" if info.biriba else ""
-    return info, f"{what}, {state}{label}"
