@@ -202,7 +202,7 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
 
     # --- games --------------------------------------------------------------------------------
     def searching(spec):
-        return gate.search(1.0) if spec.name == "ismcts" else G._direct(spec)
+        return gate.search(1.0) if spec.name == "ismcts" else G.no_gate(spec)
 
     def coaching(state, seat, first, last):
         from analysis.reviewer import coach
