@@ -169,3 +169,17 @@ def test_separation_is_the_paired_mean_beyond_z_standard_errors(rows, n):
         expected = mean > E.Z_SEPARATE * sd / math.sqrt(n)
         if abs(mean - E.Z_SEPARATE * sd / math.sqrt(n)) > 1e-6 * (1 + abs(mean)):
             assert E._apart(pairs, 0, k) == expected
+
+
+def test_the_callers_work_meanwhile_runs_once_even_when_the_cap_is_spent_before_a_round():
+    """A request that waited its turn behind others reaches the evaluation with its time
+    spent: the caller's work (the analyzer's best lay-down) still runs, exactly once."""
+    import time
+
+    calls = []
+    started = time.perf_counter() - 5.0                 # the budget ran out before the call
+    result = evaluate(_position(), seconds=0.01, started=started, seed=1,
+                      meanwhile=lambda: calls.append(1))
+    assert calls == [1] and result.iterations == 0
+    evaluate(_position(), iterations=200, seed=1, meanwhile=lambda: calls.append(2))
+    assert calls == [1, 2]

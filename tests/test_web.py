@@ -222,6 +222,21 @@ def test_review_and_the_position_of_a_decision(client):
     one_line_error(client.post("/api/position", json={"record": record, "at": 10**6}), 400)
 
 
+def test_a_review_by_rollouts_is_the_same_twice_and_has_figures(client):
+    """With ``iterations`` each decision's rollouts are fixed: the same figures on any
+    machine (the 30 s cap does not bind on a short game), and enough for the played turn's
+    32 samples where there are few turns."""
+    record = finished_record(client)
+    one = client.post("/api/review?iterations=100&seat=1&seed=4", json=record).json()
+    two = client.post("/api/review?iterations=100&seat=1&seed=4", json=record).json()
+    strip = lambda result: [{k: v for k, v in d.items() if k != "seconds"}   # noqa: E731
+                            for d in result["decisions"]]
+    assert strip(one) == strip(two)
+    assert any(d["played_mean"] is not None for d in one["decisions"])
+    one_line_error(client.post("/api/review?iterations=0", json=record), 400)
+    one_line_error(client.post("/api/review?iterations=10&seconds=31", json=record), 400)
+
+
 def test_rules_names_finds_the_options():
     assert rules_names(get_rules("partnership", "super_biriba")) == \
         ("partnership", ("super_biriba",))

@@ -54,8 +54,6 @@ def server(tmp_path_factory):
     process.wait(10)
 
 
-@pytest.mark.xfail(strict=False, reason="one of twenty concurrent analyses answered 500 in one "
-                   "run of several; the cause is not yet found")
 def test_twenty_analyses_at_once_are_each_answered_or_refused(server):
     answers = [None] * 20
 
@@ -181,7 +179,10 @@ def test_the_page_in_a_browser(server, tmp_path):
         by_id("tab-review").click()
         by_id("review-file").send_keys(str(path))
         WebDriverWait(driver, 10).until(lambda _: "actions" in by_id("review-source").text)
-        driver.execute_script("document.getElementById('review-seconds').value = '4'")
+        # by rollouts, not by time: each decision's figures do not depend on the machine
+        Select(by_id("review-seat")).select_by_value("0")
+        driver.execute_script("document.getElementById('review-seconds').value = '30'")
+        by_id("review-iterations").send_keys("100")
         by_id("btn-review").click()
         settle()
         decisions = driver.find_elements(By.CSS_SELECTOR, "#review-table tr.decision")

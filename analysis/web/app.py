@@ -168,11 +168,11 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
     def analyze(body: S.AnalyzeBody) -> dict:
         from analysis.analyzer import Position, analyze, build_state
 
-        started = time.perf_counter()
         seconds = S.DEFAULT_SECONDS if body.seconds is None and body.iterations is None \
             else body.seconds
         state = build_state(Position.from_dict(body.position()), body.seed)
         with gate.search(seconds or S.MAX_SECONDS):
+            started = time.perf_counter()       # the budget is the search's, not the wait's
             result = analyze(state, iterations=body.iterations,
                              seconds=seconds if seconds is not None else S.MAX_SECONDS,
                              seed=body.seed, workers=SEARCH_WORKERS, started=started)
@@ -180,13 +180,19 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
 
     @app.post("/api/review", summary="Every decision of a record re-analyzed and graded")
     def review_record(record: dict, seat: int | None = None, seconds: float | None = None,
-                      seed: int = 0) -> dict:
+                      iterations: int | None = None, seed: int = 0) -> dict:
+        """``seconds``: the whole review's time, shared among its decisions (default 10;
+        with ``iterations``, the cap: default 30); ``iterations``: each decision's rollouts,
+        the same answer on any machine when the time cap does not bind."""
         from analysis.reviewer import decision_points, review
         from solver.engine import records
 
-        total = S.DEFAULT_REVIEW_SECONDS if seconds is None else seconds
+        total = (S.DEFAULT_REVIEW_SECONDS if iterations is None else S.MAX_REVIEW_SECONDS) \
+            if seconds is None else seconds
         if not 0 < total <= S.MAX_REVIEW_SECONDS:
             raise G.GameError(f"seconds must be in (0, {S.MAX_REVIEW_SECONDS:g}], got {total!r}")
+        if iterations is not None and not 1 <= iterations <= S.MAX_ITERATIONS:
+            raise G.GameError(f"iterations must be in 1..{S.MAX_ITERATIONS}, got {iterations}")
         if not 0 <= seed <= MAX_SEED:
             raise G.GameError(f"seed must be 0..{MAX_SEED}, got {seed}")
         state = records.from_record(record)
@@ -197,7 +203,8 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
             state, seats if seats is not None else range(state.game.players)))
         each = max(total / max(points, 1) - 0.01, 0.02)
         with gate.search(total):
-            result = review(state, seats, seconds=each, seed=seed, workers=SEARCH_WORKERS)
+            result = review(state, seats, iterations=iterations, seconds=each, seed=seed,
+                            workers=SEARCH_WORKERS)
         return result.to_dict()
 
     # --- games --------------------------------------------------------------------------------

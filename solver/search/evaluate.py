@@ -187,12 +187,20 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
         return Evaluation([figure], "forced", figure if played is not None else None, 0, 0,
                           time.perf_counter() - started, stage)
     deadline = None if seconds is None else started + seconds
+    ran = []
+
+    def once():                 # run once: in the first round, or after them if none ran
+        if meanwhile is not None and not ran:
+            ran.append(True)
+            meanwhile()
+
     run = _Run(state, turns, iterations, seed, workers)
     try:
-        _rounds(run, len(turns), mine, margin, min_samples, deadline, progress, meanwhile,
+        _rounds(run, len(turns), mine, margin, min_samples, deadline, progress, once,
                 seconds)
     finally:
         run.close()
+    once()
     return _evaluation(turns, run.sums, run.pairs, min_samples, mine, run.rollouts,
                        run.samples, time.perf_counter() - started, stage)
 

@@ -24,7 +24,8 @@
  *   btn-hint, hint-result, btn-analyze-position, record-link, btn-review-game,
  *   game-events, game-log, game-over, breakdown
  * Review
- *   review-file, review-source, review-seat, review-seconds, btn-review, review-result,
+ *   review-file, review-source, review-seat, review-seconds, review-iterations, btn-review,
+ *   review-result,
  *   review-chart (svg; points class "point", data-index), review-table (rows class
  *   "decision", data-index), review-summary
  *
@@ -887,7 +888,9 @@ function runReview() {
 
 async function reviewRequest() {
   const seat = $("review-seat").value;
-  const path = `/api/review?seconds=${reviewSeconds()}` + (seat !== "" ? `&seat=${seat}` : "");
+  const rollouts = $("review-iterations").value.trim();
+  const path = `/api/review?seconds=${reviewSeconds()}` + (seat !== "" ? `&seat=${seat}` : "") +
+    (rollouts ? `&iterations=${Number(rollouts)}` : "");
   review.result = await api("POST", path, review.record);
   renderReview(review.result);
 }
@@ -952,6 +955,11 @@ function renderChart(result, actions) {
     parts.push(svgEl("polyline", { points: line, stroke: colour, class: "series" }));
     for (const d of mine) parts.push(chartPoint(d, x(d.index), y(d.played_mean), colour));
   }
+  if (!points.length) {
+    parts.push(svgEl("text", { x: (left + width - right) / 2, y: (top + height - bottom) / 2,
+      class: "axis-label", "text-anchor": "middle" },
+      "No decision played had enough samples for a figure: give the review more seconds or rollouts."));
+  }
   parts.push(chartLegend(seats, width - right + 16, top + 10));
   chart.replaceChildren(...parts);
 }
@@ -980,7 +988,7 @@ function renderSummary(result) {
     "mean loss": (s) => plain(s.mean_loss, 1) + interval(s.mean_loss_ci95, 1),
     accuracy: (s) => (s.accuracy === null ? "—" : plain(s.accuracy, 1) + "%") + interval(s.accuracy_ci95, 0),
     inaccuracies: "inaccuracy", mistakes: "mistake", blunders: "blunder",
-    luck: (s) => signed(s.luck), rating: (s) => plain(s.rating),
+    luck: (s) => signed(s.luck), rating: (s) => s.rating ?? "—",
   };
   const cell = (summary, how) => (typeof how === "function" ? how(summary) : summary[how] ?? "—");
   const rows = Object.entries(result.summary).map(([seat, summary]) => el("tr", {},
