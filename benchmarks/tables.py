@@ -245,6 +245,8 @@ AREAS: tuple[Area, ...] = (
          recorded="the trust runs (`python -m benchmarks.trust examples`, `review-time`, "
                   "`agreement`) by command; the analyzer before that evaluation is in "
                   "JOURNAL.md (its script, benchmarks/analyzer_report.py, is removed)"),
+    Area("web", "The web server",
+         ("python", "-m", "benchmarks.web_report", "--markdown"), minutes="1-2 min"),
     Area("cardset", "Card-set operations",
          PYTEST + ("benchmarks/test_bench_cardset.py",),
          benchmark=_cardset_task, first="operation", minutes="under 1 min"),

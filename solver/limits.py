@@ -53,3 +53,17 @@ REVIEW_ITERATIONS = 3000      # the review's, the coach's and the hint's cap per
 WORKERS = 2                   # evaluation processes: fixed, not the machine's cores, so a
                               # budget in iterations with a seed gives the same answer anywhere
 NAMING_SECONDS = 0.1          # kept back from a time budget for naming the decisions
+
+# --- the web server (biriba serve: analysis/web)
+SERVE_BODY_BYTES = 64 * 1024          # a request body at most
+SERVE_DEFAULT_SECONDS = 2.0           # an analysis or a hint without a budget
+SERVE_MAX_SECONDS = 10.0              # one search's time at most
+SERVE_MAX_ITERATIONS = 20_000         # one search's rollouts at most (the time cap still holds)
+SERVE_REVIEW_SECONDS = 10.0           # a review's whole time without a budget
+SERVE_REVIEW_MAX_SECONDS = 30.0       # a review's whole time at most
+SERVE_QUEUE = 4                       # searches waiting for a process's one search slot
+SERVE_PATIENCE = 30.0                 # seconds one waits at most, then 429
+SERVE_GAME_IDLE_SECONDS = 3600.0      # a game untouched this long is deleted
+SERVE_MAX_GAMES = 500                 # games kept at most
+SERVE_OPPONENT_SECONDS = 1.0          # an ismcts opponent's time per decision at most
+SERVE_OPPONENT_ITERATIONS = 2000      # and its iterations per decision at most

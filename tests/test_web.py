@@ -20,6 +20,7 @@ from analysis.web import games as G  # noqa: E402
 from analysis.web import schemas as S  # noqa: E402
 from analysis.web.app import MAX_BODY, create_app, rules_names  # noqa: E402
 from analysis.web.gate import Busy, Gate  # noqa: E402
+from benchmarks.web_report import malformed  # noqa: E402
 from solver.rules import get_rules  # noqa: E402
 
 EXAMPLE = "examples/discard_feeds_the_opponent.json"
@@ -286,36 +287,6 @@ def test_a_busy_server_answers_429_with_retry_after(tmp_path):
 
 
 # --- malformed requests ---------------------------------------------------------------------------
-BAD_VALUES = [None, True, -1, 0, 2**70, -2**70, 1e308, float("nan"), "", "x" * 300, "JK " * 200,
-              "4H 4H 4H 4H 4H", [], [1, 2], {}, {"a": [{}]}, "7", 3.5, ["XX"], "0:5H"]
-BODIES = {
-    "/api/meld": {"cards": "4H 5H 6H", "rules": "classic", "trump": "H", "players": 4},
-    "/api/best": {"hand": "4H 5H 6H KS KD KC", "table": ["QS QD QH"], "keep": 1,
-                  "opened": False, "score": 0, "must_use": [], "players": 4},
-    "/api/analyze": {**json.load(open(EXAMPLE)), "iterations": 20},
-    "/api/games": {"players": 2, "seed": 1, "opponents": "greedy", "seat": 0},
-    "/api/position": {"record": {"format": "biriba-record"}, "at": 0},
-}
-
-
-def malformed(rng: random.Random):
-    """(method, path, raw bytes) of one seeded bad request."""
-    path = rng.choice(list(BODIES) + ["/api/review", "/api/games/{id}/moves"])
-    shape = rng.random()
-    if shape < 0.15:
-        return path, bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 60)))
-    if shape < 0.2:
-        return path, b"[" * rng.randint(1, 5000)
-    if shape < 0.25:
-        return path, b'{"cards": "' + b"4H " * 30000 + b'"}'
-    body = dict(BODIES.get(path, {"move": "draw"}))
-    for _ in range(rng.randint(1, 3)):
-        key = rng.choice(list(body) + ["extra"])
-        body[key] = rng.choice(BAD_VALUES)
-    text = json.dumps(body, allow_nan=True)
-    return path, text.encode()
-
-
 def test_a_thousand_malformed_requests_answer_4xx(tmp_path, monkeypatch):
     monkeypatch.setattr(S, "DEFAULT_SECONDS", 0.05)     # a valid analysis stays short
     client = TestClient(create_app(tmp_path), raise_server_exceptions=False)

@@ -6,12 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -19,39 +14,15 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+from benchmarks.web_report import CHROMEDRIVER, CHROMIUM, running_server  # noqa: E402
+
 EXAMPLE = json.loads(Path("examples/discard_feeds_the_opponent.json").read_text())
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    folder = tmp_path_factory.mktemp("served-games")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "analysis", "serve", "--port", str(port), "--games", str(folder)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300            # a cold numba cache compiles first
-    while True:
-        try:
-            if httpx.get(base + "/", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise AssertionError("biriba serve did not start: " + process.stdout.read())
-        time.sleep(0.5)
-    yield base
-    process.terminate()
-    process.wait(10)
+    with running_server(tmp_path_factory.mktemp("served-games")) as base:
+        yield base
 
 
 def test_twenty_analyses_at_once_are_each_answered_or_refused(server):

@@ -28,9 +28,10 @@ from analysis.web import schemas as S
 from analysis.web.gate import Busy, Gate
 from solver.errors import BiribaError
 from solver.limits import MAX_SEED
+from solver.limits import SERVE_BODY_BYTES as MAX_BODY
+from solver.limits import SERVE_REVIEW_MAX_SECONDS, SERVE_REVIEW_SECONDS
 
 STATIC = Path(__file__).with_name("static")
-MAX_BODY = 64 * 1024
 GAMES_FOLDER = "BIRIBA_WEB_GAMES"       # the environment variable naming the games' folder
 SEARCH_WORKERS = 1
 log = logging.getLogger("biriba.web")
@@ -187,10 +188,11 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
         from analysis.reviewer import decision_points, review
         from solver.engine import records
 
-        total = (S.DEFAULT_REVIEW_SECONDS if iterations is None else S.MAX_REVIEW_SECONDS) \
+        total = (SERVE_REVIEW_SECONDS if iterations is None else SERVE_REVIEW_MAX_SECONDS) \
             if seconds is None else seconds
-        if not 0 < total <= S.MAX_REVIEW_SECONDS:
-            raise G.GameError(f"seconds must be in (0, {S.MAX_REVIEW_SECONDS:g}], got {total!r}")
+        if not 0 < total <= SERVE_REVIEW_MAX_SECONDS:
+            raise G.GameError(f"seconds must be in (0, {SERVE_REVIEW_MAX_SECONDS:g}], "
+                              f"got {total!r}")
         if iterations is not None and not 1 <= iterations <= S.MAX_ITERATIONS:
             raise G.GameError(f"iterations must be in 1..{S.MAX_ITERATIONS}, got {iterations}")
         if not 0 <= seed <= MAX_SEED:

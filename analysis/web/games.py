@@ -33,13 +33,13 @@ from solver.engine.api import Game, check_seed
 from solver.engine.scoring import ending_clone, round_breakdown
 from solver.errors import BiribaError
 from solver.melds import analyze_meld, describe_biriba
+from solver.limits import SERVE_GAME_IDLE_SECONDS as IDLE_SECONDS
+from solver.limits import SERVE_MAX_GAMES as MAX_GAMES
+from solver.limits import SERVE_OPPONENT_ITERATIONS as MAX_OPPONENT_ITERATIONS
+from solver.limits import SERVE_OPPONENT_SECONDS as MAX_OPPONENT_SECONDS
 from solver.rules import get_rules
 
 ID = re.compile(r"^[A-Za-z0-9_-]{22}$")
-IDLE_SECONDS = 3600.0
-MAX_GAMES = 500
-MAX_OPPONENT_SECONDS = 1.0       # an ismcts opponent's time per decision, at most
-MAX_OPPONENT_ITERATIONS = 2000
 LOG_SHOWN = 60                   # the view's last moves
 
 

@@ -14,6 +14,7 @@ import math
 import threading
 
 from solver.errors import BiribaError
+from solver.limits import SERVE_PATIENCE, SERVE_QUEUE
 
 
 class Busy(BiribaError):
@@ -25,7 +26,7 @@ class Busy(BiribaError):
 
 
 class Gate:
-    def __init__(self, waiting: int = 4, patience: float = 30.0):
+    def __init__(self, waiting: int = SERVE_QUEUE, patience: float = SERVE_PATIENCE):
         self.waiting = waiting
         self.patience = patience
         self._lock = threading.Lock()

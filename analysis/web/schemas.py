@@ -12,14 +12,12 @@ from typing import Optional, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 from solver.limits import MAX_SCORE, MAX_SEED
+from solver.limits import SERVE_DEFAULT_SECONDS as DEFAULT_SECONDS
+from solver.limits import SERVE_MAX_ITERATIONS as MAX_ITERATIONS
+from solver.limits import SERVE_MAX_SECONDS as MAX_SECONDS
 
-CARDS = 1000            # characters of one card text at most
+CARDS = 1000            # characters of one card text at most (a pydantic bound, cheap)
 LIST = 60               # items of one list at most
-MAX_SECONDS = 10.0      # one search's time at most
-DEFAULT_SECONDS = 2.0
-MAX_ITERATIONS = 20_000
-MAX_REVIEW_SECONDS = 30.0
-DEFAULT_REVIEW_SECONDS = 10.0
 
 Cards = Field(max_length=CARDS)
 
