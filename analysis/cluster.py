@@ -66,7 +66,14 @@ def play_all(ray, play_one, jobs, pairs: list, log=None, progress=None, total: i
     try:
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            if record(ray.get(done[0]), pairs, log, progress, total, stop):
+            try:
+                pair = ray.get(done[0])
+            except ray.exceptions.RayError as error:   # its workers died RETRIES + 1 times
+                said = str(error).strip().splitlines()
+                raise ClusterError(f"a deal pair failed on Ray {RETRIES + 1} times "
+                                   f"({type(error).__name__}: {said[0][:120] if said else ''}); "
+                                   "the pairs finished are in the log: --resume it") from None
+            if record(pair, pairs, log, progress, total, stop):
                 break
     except KeyboardInterrupt:
         return True

@@ -182,6 +182,40 @@ def test_ray_plays_the_same_pairs_as_the_local_engine(local_ray, tmp_path):
     assert _untimed(resumed) == _untimed(local)
 
 
+def test_a_pair_whose_ray_worker_dies_is_played_again_and_counted_once(local_ray, tmp_path):
+    """A worker process killed in the middle of a pair (``os._exit``, as a machine lost
+    mid-task): Ray runs the task again on another worker, and the pair is counted once, with
+    the result the local engine gives for its seed."""
+    from analysis import cluster
+
+    config = T.settings(["random", "greedy"], deals=3, seed=70)
+    local = T.run(config, None)
+    jobs = [(config, a, b, seed) for a, b, seed in T.tasks(config)]
+    victim, marker, play = jobs[1][3], str(tmp_path / "killed"), T._play
+
+    def killed_once(job):
+        import os
+
+        if job[3] == victim and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)                 # the worker dies without an answer
+        return play(job)
+
+    pairs = []
+    assert cluster.play_all(local_ray, killed_once, jobs, pairs) is False
+    assert (tmp_path / "killed").exists()
+    assert sorted(p["seed"] for p in pairs) == sorted(job[3] for job in jobs)
+    assert _untimed(T.standings(config, pairs)) == _untimed(local)
+
+    def always_killed(job):
+        import os
+
+        os._exit(1)
+
+    with pytest.raises(cluster.ClusterError, match="failed on Ray 4 times.*--resume"):
+        cluster.play_all(local_ray, always_killed, jobs[:1], [])
+
+
 def test_a_bad_engine_or_address_is_one_line_before_any_game(capsys, tmp_path):
     for argv, said in ((["--engine", "cuda"], "invalid choice"),
                        (["--address", "10.0.0.1:1"], "add --engine ray")):
