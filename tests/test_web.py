@@ -233,6 +233,8 @@ def test_a_review_by_rollouts_is_the_same_twice_and_has_figures(client):
     strip = lambda result: [{k: v for k, v in d.items() if k != "seconds"}   # noqa: E731
                             for d in result["decisions"]]
     assert strip(one) == strip(two)
+    default = client.post("/api/review?seat=1&seed=4", json=record).json()
+    assert strip(default) == strip(one)                 # no budget: 100 rollouts a decision
     assert any(d["played_mean"] is not None for d in one["decisions"])
     one_line_error(client.post("/api/review?iterations=0", json=record), 400)
     one_line_error(client.post("/api/review?iterations=10&seconds=31", json=record), 400)

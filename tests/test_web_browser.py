@@ -153,6 +153,7 @@ def test_the_page_in_a_browser(server, tmp_path):
         # by rollouts, not by time: each decision's figures do not depend on the machine
         Select(by_id("review-seat")).select_by_value("0")
         driver.execute_script("document.getElementById('review-seconds').value = '30'")
+        by_id("review-iterations").clear()
         by_id("review-iterations").send_keys("100")
         by_id("btn-review").click()
         settle()

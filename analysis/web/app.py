@@ -29,7 +29,7 @@ from analysis.web.gate import Busy, Gate
 from solver.errors import BiribaError
 from solver.limits import MAX_SEED
 from solver.limits import SERVE_BODY_BYTES as MAX_BODY
-from solver.limits import SERVE_REVIEW_MAX_SECONDS, SERVE_REVIEW_SECONDS
+from solver.limits import SERVE_REVIEW_ITERATIONS, SERVE_REVIEW_MAX_SECONDS
 
 STATIC = Path(__file__).with_name("static")
 GAMES_FOLDER = "BIRIBA_WEB_GAMES"       # the environment variable naming the games' folder
@@ -182,14 +182,15 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
     @app.post("/api/review", summary="Every decision of a record re-analyzed and graded")
     def review_record(record: dict, seat: int | None = None, seconds: float | None = None,
                       iterations: int | None = None, seed: int = 0) -> dict:
-        """``seconds``: the whole review's time, shared among its decisions (default 10;
-        with ``iterations``, the cap: default 30); ``iterations``: each decision's rollouts,
-        the same answer on any machine when the time cap does not bind."""
+        """``iterations``: each decision's rollouts (default 100 when ``seconds`` is not
+        given), the same answer on any machine while the time cap does not bind;
+        ``seconds``: the whole review's time, shared among its decisions (default 30)."""
         from analysis.reviewer import decision_points, review
         from solver.engine import records
 
-        total = (SERVE_REVIEW_SECONDS if iterations is None else SERVE_REVIEW_MAX_SECONDS) \
-            if seconds is None else seconds
+        if iterations is None and seconds is None:
+            iterations = SERVE_REVIEW_ITERATIONS
+        total = SERVE_REVIEW_MAX_SECONDS if seconds is None else seconds
         if not 0 < total <= SERVE_REVIEW_MAX_SECONDS:
             raise G.GameError(f"seconds must be in (0, {SERVE_REVIEW_MAX_SECONDS:g}], "
                               f"got {total!r}")

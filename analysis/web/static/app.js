@@ -876,7 +876,7 @@ function readReviewFile(event) {
   reader.readAsText(file);
 }
 
-const reviewSeconds = () => Number($("review-seconds").value) || 10;
+const reviewSeconds = () => Number($("review-seconds").value) || 30;
 
 function runReview() {
   if (!review.record) {
