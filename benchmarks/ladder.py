@@ -4,7 +4,8 @@
 
 Each LOG is a ``biriba tournament --format gauntlet`` log whose first entrant, greedy, is
 the anchor (rating 0); the logs of one player count (2 or 4) share deal seeds, so their
-ratings stand on one scale. The chart draws each ISMCTS rung at its measured seconds per
+ratings stand on one scale. Logs of the same tournament on other deal seeds (the same
+entrants, players and rules) are taken as one tournament on all their deals. The chart draws each ISMCTS rung at its measured seconds per
 decision (the tournament's own clock), one line per player count, with the 95% bootstrap
 interval as error bars; other players (OpenSpiel's ISMCTSBot) are drawn as points of
 their own. ``--markdown`` prints the table of benchmarks/README.md.
@@ -23,15 +24,35 @@ from analysis.charts import pyplot
 SEARCH = re.compile(r"^ismcts:iterations=(\d+)$")
 
 
+def merged(paths: list[str]) -> list[tuple[str, dict, list[dict]]]:
+    """The logs, those of one tournament played on more deals (the same entrants, players
+    and rules; other deal seeds) taken as one: (their paths, the config, the pairs)."""
+    found: dict[tuple, tuple[list[str], dict, list[dict]]] = {}
+    for path in paths:
+        config, pairs = T.read_log(path)
+        if config["pairing"] != "gauntlet":
+            raise SystemExit(f"{path}: a gauntlet log is needed, got {config['pairing']}")
+        key = (tuple(config["entrants"]), config["players"], config["rules"],
+               tuple(config["options"]), config["match"])
+        if key not in found:
+            found[key] = ([path], dict(config), list(pairs))
+            continue
+        names, first, played = found[key]
+        seeds = {pair["seed"] for pair in played}
+        if seeds & {pair["seed"] for pair in pairs}:
+            raise SystemExit(f"{path} replays deal seeds of {names[0]}")
+        names.append(path)
+        first["deals"] += config["deals"]
+        played.extend(pairs)
+    return [(", ".join(names), config, pairs) for names, config, pairs in found.values()]
+
+
 def rungs(paths: list[str]) -> list[dict]:
     """Every rated player of the logs except the anchor: its log's player count, name,
     rating, interval, lead over the anchor with its interval, rounds won, seconds a
     decision."""
     found = []
-    for path in paths:
-        config, pairs = T.read_log(path)
-        if config["pairing"] != "gauntlet":
-            raise SystemExit(f"{path}: a gauntlet log is needed, got {config['pairing']}")
+    for path, config, pairs in merged(paths):
         result = T.standings(config, pairs)
         rated = {row["player"]: row for row in result["ratings"]}
         for row in result["pairings"]:
