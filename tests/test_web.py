@@ -240,6 +240,16 @@ def test_a_review_by_rollouts_is_the_same_twice_and_has_figures(client):
     one_line_error(client.post("/api/review?iterations=10&seconds=31", json=record), 400)
 
 
+def test_the_rules_are_listed_and_one_preset_is_shown_with_its_options(client):
+    known = client.get("/api/rules").json()
+    assert "classic" in known["presets"] and known["presets"]["classic"]["decks"] == 2
+    assert known["options"]["super_biriba"] == {"presets": ["partnership"]}
+    one = client.get("/api/rules/partnership?option=super_biriba").json()
+    assert one == get_rules("partnership", "super_biriba").to_dict()
+    one_line_error(client.get("/api/rules/nope"), 400)
+    one_line_error(client.get("/api/rules/classic?option=super_biriba"), 400)
+
+
 def test_rules_names_finds_the_options():
     assert rules_names(get_rules("partnership", "super_biriba")) == \
         ("partnership", ("super_biriba",))

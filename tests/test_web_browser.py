@@ -125,6 +125,10 @@ def test_the_page_in_a_browser(server, tmp_path):
             lambda _: "JC" in by_id("hand-text").get_attribute("value"))
         # --- a game: moves by clicking, a refused typed move, the hint
         by_id("tab-play").click()
+        Select(by_id("play-rules")).select_by_value("partnership")    # the presets' options
+        assert "super biriba" in by_id("play-options").text
+        Select(by_id("play-rules")).select_by_value("classic")
+        assert "hearts super trump" in by_id("play-options").text
         Select(by_id("play-players")).select_by_value("2")
         Select(by_id("play-opponents")).select_by_value("greedy")
         by_id("play-seed").send_keys("3")

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -28,6 +28,7 @@ from analysis.web import schemas as S
 from analysis.web.gate import Busy, Gate
 from solver.errors import BiribaError
 from solver.limits import MAX_SEED
+from solver.rules import get_rules
 from solver.limits import SERVE_BODY_BYTES as MAX_BODY
 from solver.limits import SERVE_REVIEW_ITERATIONS, SERVE_REVIEW_MAX_SECONDS
 
@@ -143,6 +144,19 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # --- questions without a search -----------------------------------------------------------
+    @app.get("/api/rules", summary="Every rule preset's fields, and the options of each")
+    def all_rules() -> dict:
+        from solver.rules import OPTIONS, PRESETS
+
+        return {"presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+                "options": {name: {"presets": list(option.presets)}
+                            for name, option in OPTIONS.items()}}
+
+    @app.get("/api/rules/{preset}", summary="One preset's fields with its options applied "
+                                             "(biriba rules PRESET --option ... --json)")
+    def one_rules(preset: str, option: list[str] = Query(default=[], max_length=20)) -> dict:
+        return get_rules(preset, *option).to_dict()
+
     @app.post("/api/meld", summary="Is this a legal meld, and what is it worth")
     def meld(body: S.MeldBody) -> dict:
         return meld_answer(body.cards, body.rules, tuple(body.options), body.trump,
@@ -280,7 +294,7 @@ def rules_names(ruleset) -> tuple[str, tuple[str, ...]]:
     alone where no combination of its options does."""
     from itertools import combinations
 
-    from solver.rules import OPTIONS, get_rules
+    from solver.rules import OPTIONS
 
     mine = [name for name, (presets, _) in OPTIONS.items() if ruleset.name in presets]
     for size in range(len(mine) + 1):

@@ -18,7 +18,8 @@
  *   best-result, analysis-result        results; the decisions table has class "decisions",
  *                                       rows class "decision-row", their details "why-row"
  * Play
- *   play-players, play-rules, play-seat, play-opponents, play-seed, play-match, play-coach,
+ *   play-players, play-rules, play-options (a box per option), play-seat, play-opponents,
+ *   play-seed, play-match, play-coach,
  *   btn-new-game, game-view, game-status, game-others, game-table, game-pile, game-hand,
  *   game-drawn, game-moves (buttons class "move", data-number), move-text, btn-move,
  *   btn-hint, hint-result, btn-analyze-position, record-link, btn-review-game,
@@ -38,7 +39,8 @@ const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
 const SUITS = ["S", "H", "D", "C"];
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED_SUITS = ["H", "D"];
-const RULES = ["classic", "cyprus", "partnership", "greek", "barimba", "threes", "venezuelan"];
+let RULES = ["classic"];           // the presets, and each option's presets: GET /api/rules at start
+let RULE_OPTIONS = {};
 const PLAYER_COUNTS = [2, 3, 4, 6];
 const TABS = ["analyze", "play", "review"];
 const MOVE_GROUPS = ["draw", "lay", "extend", "discard", "trump"];
@@ -596,6 +598,7 @@ const game = { id: null, view: null };
 function newGame() {
   const body = {
     players: Number($("play-players").value), rules: $("play-rules").value,
+    options: [...$("play-options").querySelectorAll("input:checked")].map((box) => box.value),
     seat: Number($("play-seat").value), opponents: $("play-opponents").value,
     match: $("play-match").checked, coach: $("play-coach").checked,
   };
@@ -635,6 +638,7 @@ function sendMove(move) {
 function syncPlayForm(view) {
   $("play-players").value = String(view.players);
   $("play-rules").value = view.rules;
+  fillPlayOptions(view.options || []);
   refreshSeats($("play-seat"), view.players, view.seat);
   if ([...$("play-opponents").options].some((o) => o.value === view.opponents)) {
     $("play-opponents").value = view.opponents;
@@ -1040,10 +1044,21 @@ function wireAnalyze() {
   renderAnalyzer([]);
 }
 
+/** The Play tab's rule options: a box for each option of the chosen preset. */
+function fillPlayOptions(checked = []) {
+  const preset = $("play-rules").value;
+  const names = Object.keys(RULE_OPTIONS).filter((name) => RULE_OPTIONS[name].presets.includes(preset));
+  $("play-options").replaceChildren(...(names.length ? names.map((name) => el("label", { class: "check" },
+    el("input", { type: "checkbox", value: name, checked: checked.includes(name) }),
+    " " + name.replaceAll("_", " "))) : [el("span", { class: "note", text: "none for this preset" })]));
+}
+
 function wirePlay() {
   fillSelect($("play-players"), PLAYER_COUNTS);
   $("play-players").value = "4";
   fillSelect($("play-rules"), RULES);
+  fillPlayOptions();
+  $("play-rules").addEventListener("change", () => fillPlayOptions());
   refreshSeats($("play-seat"), 4, 0);
   $("play-players").addEventListener("change", () =>
     refreshSeats($("play-seat"), Number($("play-players").value), $("play-seat").value));
@@ -1063,7 +1078,14 @@ function wireReview() {
   $("btn-review").addEventListener("click", runReview);
 }
 
-function start() {
+async function start() {
+  try {
+    const known = await api("GET", "/api/rules");
+    RULES = Object.keys(known.presets);
+    RULE_OPTIONS = known.options;
+  } catch (error) {
+    showMessage(`the rule presets cannot be read: ${error.message}`);
+  }
   wireAnalyze();
   wirePlay();
   wireReview();
