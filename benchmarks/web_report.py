@@ -119,15 +119,22 @@ def page(base: str, loads: int) -> dict:
     return found
 
 
-def _browser_loads(base: str, loads: int) -> dict:
+def headless_chromium(width: int = 1280, height: int = 900):
+    """A Selenium driver of Debian's chromium through its chromedriver (nothing
+    downloaded); the caller quits it."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--window-size={width},{height}"):
         options.add_argument(flag)
     options.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def _browser_loads(base: str, loads: int) -> dict:
+    driver = headless_chromium()
     times = []
     try:
         for _ in range(loads):

@@ -14,7 +14,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
-from benchmarks.web_report import CHROMEDRIVER, CHROMIUM, running_server  # noqa: E402
+from benchmarks.web_report import (CHROMEDRIVER, CHROMIUM, headless_chromium,  # noqa: E402
+                                    running_server)
 
 EXAMPLE = json.loads(Path("examples/discard_feeds_the_opponent.json").read_text())
 
@@ -66,19 +67,13 @@ def finished_record(server) -> dict:
 @pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and "
                                                             "chromium-driver")
 def test_the_page_in_a_browser(server, tmp_path):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
+    pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     shots = Path(os.environ.get("BIRIBA_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
-                 "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    options.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = headless_chromium()
     by_id = lambda name: driver.find_element(By.ID, name)           # noqa: E731
 
     def card(name):
@@ -174,3 +169,28 @@ def test_the_page_in_a_browser(server, tmp_path):
         assert not severe, severe
     finally:
         driver.quit()
+
+
+@pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and "
+                                                            "chromium-driver")
+def test_the_javascript_example_of_the_guide_plays_a_game_to_its_end(server):
+    """docs/web.md's bot, run in the browser as it is written (on the guide's address
+    replaced by this server's)."""
+    import re
+
+    pytest.importorskip("selenium.webdriver")
+    text = Path("docs/web.md").read_text(encoding="utf-8")
+    code = re.search(r"^```javascript\n(.*?)^```", text, re.S | re.M).group(1)
+    code = code.replace("http://127.0.0.1:8000", server)
+    driver = headless_chromium()
+    try:
+        driver.set_script_timeout(120)
+        driver.get(server + "/")
+        over = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            f"(async () => {{ {code}; return [view.over, view.end_reason]; }})()"
+            ".then(done, (error) => done(String(error)));")
+    finally:
+        driver.quit()
+    assert over[0] is True and over[1], over
+
