@@ -22,6 +22,7 @@ from analysis import tournament as T
 from analysis.charts import pyplot
 
 SEARCH = re.compile(r"^ismcts:iterations=(\d+)$")
+QUICK = 1e-3            # players quicker than this a decision are named, not drawn
 
 
 def merged(paths: list[str]) -> list[tuple[str, dict, list[dict]]]:
@@ -71,11 +72,12 @@ def rungs(paths: list[str]) -> list[dict]:
 def plot(found: list[dict], path: str) -> None:
     plt = pyplot()
     figure, axes = plt.subplots(figsize=(7, 4.5))
-    for players, colour in ((2, "tab:blue"), (4, "tab:orange")):
+    off = [r for r in found if not r["iterations"] and r["seconds"] < QUICK]
+    for players, colour, offset in ((2, "tab:blue", (6, 6)), (4, "tab:orange", (6, -14))):
         line = sorted((r for r in found if r["players"] == players and r["iterations"]),
                       key=lambda r: r["seconds"])
         others = [r for r in found if r["players"] == players and not r["iterations"]
-                  and r["seconds"] > 0]
+                  and r["seconds"] >= QUICK]
         for rows, style, label in ((line, "o-", f"ISMCTS, {players} players"),
                                    (others, "s", None)):
             if not rows:
@@ -88,13 +90,16 @@ def plot(found: list[dict], path: str) -> None:
             for r in rows:
                 text = f"{r['iterations']} it." if r["iterations"] else r["player"]
                 axes.annotate(text, (r["seconds"], r["rating"]), textcoords="offset points",
-                              xytext=(6, -12), fontsize=8)
+                              xytext=offset, fontsize=8, color=colour)
     axes.set_xscale("log")
     axes.axhline(0, color="grey", linewidth=0.6)
     axes.set_xlabel("seconds per decision (measured, one core each)")
     axes.set_ylabel("rating (Elo points against greedy)")
-    axes.set_title("The search's rating against its time, duplicate deals\n"
-                   "95% bootstrap intervals", fontsize=10)
+    shown_off = "; ".join(f"{r['player']} {r['rating']:+.0f} ({r['players']} players)"
+                          for r in off)
+    axes.set_title("The search's rating against its time, duplicate deals, 95% bootstrap "
+                   "intervals" + (f"\noff the chart (no time to speak of): {shown_off}"
+                                  if off else ""), fontsize=9)
     axes.legend(fontsize=8, loc="upper left")
     figure.tight_layout()
     figure.savefig(path, dpi=120)
