@@ -314,3 +314,34 @@ def test_a_thousand_malformed_requests_answer_4xx(tmp_path, monkeypatch):
         statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
     assert set(statuses) - {200} and statuses.get(422, 0) > 100
     assert client.get(f"/api/games/{game_id}").status_code == 200    # alive, its game kept
+
+
+# --- biriba serve's own refusals -------------------------------------------------------------------
+@pytest.mark.parametrize("argv, said", [
+    (["--port", "0"], "--port must be 1..65535, got 0"),
+    (["--port", "70000"], "--port must be 1..65535, got 70000"),
+    (["--workers", "0"], "--workers must be 1..64, got 0"),
+    (["--host", "999.1.1.1"], "--host '999.1.1.1'"),
+    (["--games", "/no/such/folder"], "--games '/no/such/folder': no such folder"),
+])
+def test_serve_refuses_a_bad_setting_in_one_line_before_listening(argv, said, capsys):
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_serve_refuses_a_port_in_use_and_names_the_missing_extra(capsys, monkeypatch):
+    import importlib.util
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "uvicorn" else real(name, *rest))
+    assert main(["serve"]) == 2
+    assert 'pip install -e ".[web]"' in capsys.readouterr().err
