@@ -115,7 +115,7 @@ def play_all(play_one, jobs, workers: int, pairs: list, log=None, progress=None,
         else:
             import multiprocessing
 
-            pool = multiprocessing.get_context("fork").Pool(workers)
+            pool = multiprocessing.get_context("fork").Pool(workers, initializer=_quiet_worker)
             played = pool.imap(play_one, jobs)
         for pair in played:
             if record(pair, pairs, log, progress, total, stop):
@@ -126,6 +126,15 @@ def play_all(play_one, jobs, workers: int, pairs: list, log=None, progress=None,
         if pool is not None:
             pool.terminate()
     return False
+
+
+def _quiet_worker() -> None:
+    """A pool worker leaves Ctrl-C to its parent (which stops the pool) and dies of SIGTERM
+    without a traceback: the parent's SIGTERM handler is not its own."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def summary(a, b, pairs, players, rules, seconds, interrupted=False, match=False) -> dict:

@@ -229,3 +229,30 @@ def test_a_bad_engine_or_address_is_one_line_before_any_game(capsys, tmp_path):
     assert code == 2 and "cannot reach the Ray cluster at '127.0.0.1:1'" in err
     with pytest.raises(BiribaError, match="unknown engine"):
         T.run(T.settings(["greedy", "random"], deals=1), None, engine="cuda")
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_signal_to_the_whole_group_prints_the_standings_without_a_traceback(tmp_path, signum):
+    """Ctrl-C (SIGINT to the process group) or ``pkill -f`` (SIGTERM to the parent and its
+    pool workers alike) in the middle of a tournament: the standings so far, the log kept,
+    no traceback from the workers."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    log = tmp_path / "stopped.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "analysis", "tournament", "greedy", "ismcts:iterations=40",
+         "--deals", "30", "--workers", "2", "--log", str(log), "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None and \
+            (not log.exists() or len(log.read_text().splitlines()) < 2):
+        time.sleep(0.2)
+    os.killpg(process.pid, getattr(signal, signum))
+    out, err = process.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert "interrupted" in out + err and "greedy" in out
+    assert len(log.read_text().splitlines()) >= 2
