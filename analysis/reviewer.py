@@ -109,7 +109,8 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
         if progress:
             progress(index, len(state.history))
     outcome = _outcome(state if state.is_terminal() else None, state.game.players)
-    return Review(found, summary(found, seats, outcome), outcome)
+    calibrated = iterations == ITERATIONS and seconds is None and plans == PLANS_ALL
+    return Review(found, summary(found, seats, outcome, calibrated), outcome)
 
 
 def decision_points(state, seats, between=None, plans: int = PLANS_ALL):
@@ -219,8 +220,10 @@ def _outcome(final, players) -> list[int]:
     return out
 
 
-def summary(found, seats, outcome=()) -> dict:
-    """Per seat: the figures of the module doc."""
+def summary(found, seats, outcome=(), calibrated: bool = True) -> dict:
+    """Per seat: the figures of the module doc. The rating band holds only for a review at
+    the budget CALIBRATION was measured at (``calibrated``): with fewer samples fewer losses
+    separate, and a seat would look stronger than it is."""
     table = {}
     for seat in seats:
         mine = [d for d in found if d.seat == seat]
@@ -240,7 +243,8 @@ def summary(found, seats, outcome=()) -> dict:
             "accuracy": accuracy(mean),
             "accuracy_ci95": [accuracy(mean + half), accuracy(max(0.0, mean - half))]
             if n > 1 else None,
-            "rating": rating(mean, half) if n >= RATING_MIN else None,
+            "rating": (rating(mean, half) if calibrated else UNCALIBRATED)
+            if n >= RATING_MIN else None,
             **{name: sum(d.grade == name for d in mine) for name in GRADES[1:]},
             "luck": _luck(mine, outcome[seat] if seat < len(outcome) else None),
         }
@@ -253,6 +257,7 @@ def summary(found, seats, outcome=()) -> dict:
 # the reference players whose figure a seat's 95% interval holds.
 CALIBRATION = (("ISMCTS 0.5 s", 13.6), ("greedy", 38.2), ("random", 78.0))
 RATING_MIN = 20             # counted decisions a seat needs for a rating band
+UNCALIBRATED = "none at this budget"    # the band of a review at another budget
 
 
 def rating(mean_loss: float, half: float) -> str:

@@ -356,3 +356,15 @@ def test_the_rating_band_names_the_calibrated_players_the_interval_reaches():
     assert rating(2.0, 1.0) == "stronger than ISMCTS 0.5 s"
     assert rating(120.0, 10.0) == "weaker than random"
     assert rating(30.0, 20.0) == "like ISMCTS 0.5 s or greedy"
+
+
+def test_a_review_at_another_budget_gives_no_rating_band():
+    """The bands are measured at the review's default budget; fewer samples separate fewer
+    losses, so a thin review would call a seat stronger than it is."""
+    from analysis.reviewer import UNCALIBRATED, Reviewed, summary
+
+    found = [Reviewed(i, 0, "discard 4D", "discard 4D", -10.0, -10.0, 0.0, "", "best", 40,
+                      False, "", [], None) for i in range(25)]
+    assert summary(found, [0])["0"]["rating"] == "stronger than ISMCTS 0.5 s"
+    assert summary(found, [0], calibrated=False)["0"]["rating"] == UNCALIBRATED
+    assert summary(found[:5], [0], calibrated=False)["0"]["rating"] is None
