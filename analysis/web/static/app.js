@@ -998,8 +998,12 @@ function renderSummary(result) {
   const rows = Object.entries(result.summary).map(([seat, summary]) => el("tr", {},
     td(`seat ${seat}`), ...Object.values(columns).map((how) => td(cell(summary, how), "num"))));
   const outcome = (result.result || []).map((r) => signed(r)).join(", ");
+  const thin = Object.values(result.summary).some((s) => s.rating === "none at this budget");
   $("review-summary").replaceChildren(gridTable(["", ...Object.keys(columns)], rows),
-    ...(outcome ? [el("p", { class: "note", text: "round result (score difference per team): " + outcome })] : []));
+    ...(outcome ? [el("p", { class: "note", text: "round result (score difference per team): " + outcome })] : []),
+    ...(thin ? [el("p", { class: "note", text: "A loss counts only where the samples separate it from the " +
+      "best; at this budget small losses do not separate, so the mean loss and the accuracy are a floor " +
+      "and an upper bound, and no rating band is given. More rollouts separate more." })] : []));
 }
 
 const interval = (ci, digits) => (ci ? ` [${plain(ci[0], digits)}, ${plain(ci[1], digits)}]` : "");
