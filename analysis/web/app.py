@@ -28,9 +28,9 @@ from analysis.web import schemas as S
 from analysis.web.gate import Busy, Gate
 from solver.errors import BiribaError
 from solver.limits import MAX_SEED
-from solver.rules import get_rules
 from solver.limits import SERVE_BODY_BYTES as MAX_BODY
 from solver.limits import SERVE_REVIEW_ITERATIONS, SERVE_REVIEW_MAX_SECONDS
+from solver.rules import get_rules
 
 STATIC = Path(__file__).with_name("static")
 GAMES_FOLDER = "BIRIBA_WEB_GAMES"       # the environment variable naming the games' folder
