@@ -180,15 +180,9 @@ def test_a_view_is_the_same_for_every_deal_of_the_hidden_cards(seed, players, st
     """The view is a function of the seat's information set: dealing the cards it cannot see
     again (the other hands' unknown cards, the packets, the stock) leaves it unchanged."""
     from solver.engine.api import Game
-    from solver.engine.players import GreedyPlayer
+    from solver.engine.players import GreedyPlayer, play
 
-    game = Game(players)
-    state = game.new_initial_state(seed)
-    greedy = GreedyPlayer(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply_action(greedy.choose(state))
+    state = play(Game(players).new_initial_state(seed), [GreedyPlayer(seed)] * players, steps)
     if state.is_terminal():
         return
     seat = state.current_player()
