@@ -1,8 +1,9 @@
 """Player specifications for the command line: ``NAME`` or ``NAME:KEY=VALUE,KEY=VALUE``.
 
-Players: ``random``, ``greedy`` (both also run inside the playout kernel), ``ismcts``
-with the options ``iterations``, ``seconds``, ``workers``, ``exploration``, ``epsilon``,
-``scale``, ``cutoff``, ``plans``, ``match``, ``multi`` and ``infer``
+Players: ``random``, ``greedy``, ``expert`` (all three also run inside the playout kernel),
+``ismcts`` with the options ``iterations``, ``seconds``, ``workers``, ``exploration``,
+``epsilon``, ``scale``, ``cutoff``, ``plans``, ``match``, ``multi``, ``infer`` and
+``rollout`` (``ismcts:rollout=expert``: the expert player's rollouts)
 (``ismcts:iterations=400``,
 ``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=31``: the mask of
 :mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward;
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from solver.engine.players import POLICY_CODES, GreedyPlayer, RandomPlayer
+from solver.engine.players import POLICY_CODES, ExpertPlayer, GreedyPlayer, RandomPlayer
 from solver.errors import BiribaError
 from solver.search import ISMCTSPlayer
 from solver.search.match import unfit
@@ -25,7 +26,8 @@ from solver.search.match import unfit
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
                "epsilon": float, "scale": float, "cutoff": int, "plans": int,
-               "match": int, "multi": int, "infer": float},
+               "match": int, "multi": int, "infer": float,
+               "rollout": str},
     "openspiel": {"simulations": int, "uct_c": float},
 }
 
@@ -40,7 +42,8 @@ def _openspiel(seed: int = 0, **options):
     return OpenSpielPlayer(seed, **options)
 
 
-MAKERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "ismcts": ISMCTSPlayer,
+MAKERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "expert": ExpertPlayer,
+          "ismcts": ISMCTSPlayer,
           "openspiel": _openspiel}
 
 

@@ -77,7 +77,9 @@ def _build(part: str) -> None:
         game.new_initial_state(0)                       # the deal
         prepare(core.legal_actions, core.apply_action)
     elif part == "greedy":
-        prepare(policies.greedy_action)
+        from solver.engine import expert
+
+        prepare(policies.greedy_action, expert.expert_action)
     elif part == "count":
         from kernels import partition_numba
 

@@ -6,7 +6,7 @@
                                        [--multi] [--infer TRUST] [--markdown]
 
 Seeded mid-round positions (greedy play from the deal for 20..80 actions), one core:
-iterations per second with greedy rollouts to the end of the round and with random
+iterations per second with greedy rollouts to the end of the round, with the expert player's rollouts and with random
 rollouts (``epsilon=1``: every rollout action uniform, as OpenSpiel's random-rollout
 evaluator), engine actions per iteration, and root parallelism (``workers=2`` against
 ``workers=1``, iterations per second of wall time, at ``--iterations`` and at the longer
@@ -105,6 +105,8 @@ def main(argv=None) -> None:
     search(states[0], iterations=20, seed=0)              # compile and warm
     search(states[0], iterations=4, seed=0, epsilon=1.0)
     greedy, greedy_actions = rate(states, args.iterations)
+    search(states[0], iterations=20, seed=0, rollout="expert")
+    expert_rate, expert_actions = rate(states, args.iterations, rollout="expert")
     random_rate, random_actions = rate(states, args.iterations, epsilon=1.0)
     half = states[: max(1, len(states) // 2)]
     one, _ = rate(half, args.iterations)
@@ -115,6 +117,8 @@ def main(argv=None) -> None:
     figures = {
         "positions": len(states), "players": args.players, "iterations": args.iterations,
         "greedy_rollouts_per_s": greedy, "greedy_actions_per_iteration": greedy_actions,
+        "expert_rollouts_per_s": expert_rate, "expert_actions_per_iteration": expert_actions,
+        "expert_vs_greedy": expert_rate / greedy,
         "random_rollouts_per_s": random_rate, "random_actions_per_iteration": random_actions,
         "workers_1_per_s": one, "workers_2_per_s": two, "workers_speedup": two / one,
         "workers_iterations": long_budget, "workers_long_1_per_s": long_one,
@@ -143,6 +147,8 @@ def main(argv=None) -> None:
           f"{args.iterations} iterations each, one core")
     print(f"greedy rollouts: {greedy:,.0f} iterations/s ({greedy_actions:.0f} engine actions "
           f"per iteration)")
+    print(f"expert rollouts: {expert_rate:,.0f} iterations/s ({expert_actions:.0f} engine "
+          f"actions per iteration; {expert_rate / greedy:.0%} of the greedy rollouts' rate)")
     print(f"random rollouts: {random_rate:,.0f} iterations/s ({random_actions:.0f} engine "
           f"actions per iteration)")
     print(f"workers=2: {two:,.0f} iterations/s against {one:,.0f} with workers=1 "
@@ -172,6 +178,10 @@ def _markdown(figures, cutoffs, args) -> str:
         ("greedy rollouts to the end of the round",
          f"{f['greedy_rollouts_per_s']:,.0f} iterations/s "
          f"({f['greedy_actions_per_iteration']:.0f} engine actions each)"),
+        ("expert rollouts (`rollout=expert`)",
+         f"{f['expert_rollouts_per_s']:,.0f} iterations/s "
+         f"({f['expert_actions_per_iteration']:.0f} engine actions each; "
+         f"{f['expert_vs_greedy']:.0%} of the greedy rollouts' rate)"),
         ("random rollouts (`epsilon=1`)",
          f"{f['random_rollouts_per_s']:,.0f} iterations/s "
          f"({f['random_actions_per_iteration']:.0f} engine actions each)"),

@@ -15,7 +15,7 @@ from solver.errors import OutOfRangeError
 
 def add(commands) -> None:
     duel = commands.add_parser("duel", help="two players on duplicate deals (seats swapped)")
-    duel.add_argument("a", metavar="A", help="a player: random, greedy, ismcts:iterations=400")
+    duel.add_argument("a", metavar="A", help="a player: random, greedy, expert, ismcts:iterations=400")
     duel.add_argument("b", metavar="B", help="the other player")
     duel.add_argument("--deals", type=int, default=20, help="deals, each played twice (20)")
     duel.add_argument("--players", type=int, default=2, choices=(2, 4))

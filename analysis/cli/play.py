@@ -13,7 +13,7 @@ def add(commands) -> None:
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
     play.add_argument("--opponents", default="greedy", metavar="PLAYER",
-                      help="the computer players: greedy (default), random, ismcts or "
+                      help="the computer players: greedy (default), random, expert, ismcts or "
                            "ismcts:iterations=N,seconds=S")
     play.add_argument("--match", action="store_true", help="play rounds until the target")
     play.add_argument("--coach", action="store_true",

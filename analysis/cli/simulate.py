@@ -24,7 +24,7 @@ def add(commands) -> None:
     for name in SEAT_OPTIONS:
         simulate.add_argument(f"--{name}", metavar="PLAYER",
                               help=f"the player at seat {name[1]}: random (default), greedy, "
-                                   "ismcts or ismcts:iterations=N,seconds=S,...")
+                                   "expert, ismcts or ismcts:iterations=N,seconds=S,...")
     simulate.add_argument("--match", action="store_true",
                           help="each game is a match to the target (default: one round)")
     simulate.add_argument("--max-actions", type=int, default=100_000,

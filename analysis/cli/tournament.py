@@ -18,7 +18,7 @@ def add(commands) -> None:
     parser = commands.add_parser(
         "tournament", help="several players on the same duplicate deals: ratings with intervals")
     parser.add_argument("entrants", nargs="*", metavar="PLAYER",
-                        help="players: random, greedy, ismcts:iterations=400, ...")
+                        help="players: random, greedy, expert, ismcts:iterations=400, ...")
     parser.add_argument("--format", dest="pairing", default="round-robin", choices=T.FORMATS,
                         help="every two players, or the first against each other "
                              "(default round-robin)")

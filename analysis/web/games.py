@@ -56,12 +56,13 @@ class NotYourTurn(GameError):
 
 
 def opponent_spec(text: str, game):
-    """A computer player the server runs: random, greedy, or ismcts within the server's
+    """A computer player the server runs: random, greedy, expert, or ismcts within the server's
     budget (one process, at most MAX_OPPONENT_SECONDS or MAX_OPPONENT_ITERATIONS a
     decision)."""
     spec = parse_spec(text, game)
-    if spec.name not in ("random", "greedy", "ismcts"):
-        raise PlayerSpecError(f"the server plays random, greedy or ismcts, not {text!r}")
+    if spec.name not in ("random", "greedy", "expert", "ismcts"):
+        raise PlayerSpecError(f"the server plays random, greedy, expert or ismcts, not "
+                              f"{text!r}")
     options = dict(spec.options)
     if options.get("workers", 1) != 1:
         raise PlayerSpecError(f"{text!r}: the server's players search in one process "

@@ -93,7 +93,7 @@ class GameBody(Body):
     options: list[str] = Field(default_factory=list, max_length=LIST)
     seat: int = Field(0, ge=0, le=5, description="the person's seat")
     opponents: str = Field("greedy", max_length=200,
-                           description="random, greedy or ismcts:seconds=S (S at most 1)")
+                           description="random, greedy, expert or ismcts:seconds=S (S at most 1)")
     seed: Optional[int] = Field(None, ge=0, le=MAX_SEED, description="default: a random one")
     match: bool = False
     coach: bool = Field(False, description="grade each of the person's decisions")

@@ -1,6 +1,7 @@
-"""Players: anything with ``choose(state) -> action``; random and greedy computer players.
+"""Players: anything with ``choose(state) -> action``; random, greedy and expert computer players.
 
-Both computer players call the numba policies of :mod:`solver.engine.policies`,
+The computer players call the numba policies of :mod:`solver.engine.policies` and
+:mod:`solver.engine.expert`,
 the same functions the playout kernel runs, so a game played through the API
 and the same game played by the kernel end in the same state.
 """
@@ -12,7 +13,7 @@ from typing import Protocol
 import numpy as np
 
 from solver.engine import core
-from solver.engine import policies
+from solver.engine import expert, policies
 from solver.engine.api import MAX_SEED
 from solver.errors import BiribaError
 
@@ -52,8 +53,29 @@ class GreedyPlayer:
                                           state.game.action_buffer))
 
 
-PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
-POLICY_CODES = {"random": policies.RANDOM, "greedy": policies.GREEDY}
+class ExpertPlayer:
+    """The greedy player's search with wild discipline, safe discards, a pile rule and going
+    out for the packet (:mod:`solver.engine.expert`); ``params``: its weights (default: the
+    tuned ones)."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, params=None):
+        """``seed`` is accepted so every player is made alike; the expert is deterministic."""
+        self.params = expert.default_params() if params is None else np.ascontiguousarray(
+            params, dtype=np.float64)
+        if self.params.shape != (expert.PARAMS,):
+            raise BiribaError(f"expert params must be {expert.PARAMS} numbers, got "
+                              f"{self.params.shape}")
+
+    def choose(self, state) -> int:
+        return int(expert.expert_action(state.array, state.game.engine,
+                                        state.game.action_buffer, self.params))
+
+
+PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer, "expert": ExpertPlayer}
+POLICY_CODES = {"random": policies.RANDOM, "greedy": policies.GREEDY,
+                "expert": policies.EXPERT}
 
 
 def make_player(name: str, seed: int = 0):

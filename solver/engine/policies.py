@@ -56,6 +56,7 @@ from solver.limits import PICKUP_BUDGET, PLAN_BUDGET
 
 RANDOM = 0
 GREEDY = 1
+EXPERT = 2          # solver.engine.expert
 
 
 class Plan(NamedTuple):
@@ -185,14 +186,18 @@ def _discard_choice(S, T, who, counts, rows):
     """The legal discard of ``who`` with the highest :func:`discard_scores`, or -1
     (``counts``, ``rows``: the plan's melds and additions)."""
     seat, team, hand, _, _ = who
-    scores = discard_scores(S, T, seat, team, hand, counts, rows)
+    return best_discard(S, T, who, discard_scores(S, T, seat, team, hand, counts, rows))
+
+
+@njit(cache=True)
+def best_discard(S, T, who, scores):
+    """The legal discard of ``who`` with the highest of ``scores`` (per kind), or -1."""
+    hand = who.hand
     chosen = -1
-    best_score = NEG_INF
     for kind in range(L.KINDS):
         if hand[kind] == 0 or not discard_ok(S, T[0], who, kind):
             continue
-        if scores[kind] > best_score:
-            best_score = scores[kind]
+        if chosen < 0 or scores[kind] > scores[chosen]:
             chosen = kind
     return chosen
 
@@ -211,6 +216,24 @@ def row_action(S, T, who, plan, index):
     ok, action = addition_ok(S, T, trump_bonus(S, runb), who, plan.table, plan.rows[i],
                              plan.gains[i], plan.groups[i], plan.counts, plan.points)
     return action if ok else 0
+
+
+@njit(cache=True)
+def first_row(S, T, who, plan):
+    """The action of the first of ``plan``'s chosen rows that ``who`` may play now, else 0."""
+    for i in range(plan.chosen.shape[0]):
+        action = row_action(S, T, who, plan, plan.chosen[i])
+        if action != 0:
+            return action
+    return 0
+
+
+@njit(cache=True, inline="always")
+def may_lay(S, plan, minimum):
+    """Whether ``plan`` is worth laying: it lays points, and a vulnerable team's first
+    lay-down of the turn reaches the ``minimum`` (or the turn has laid already)."""
+    return plan.value > 0 and (minimum == 0 or S[L.TURN_POINTS] + plan.value >= minimum
+                               or S[L.TURN_POINTS] > 0)
 
 
 @njit(cache=True, inline="always")
@@ -268,13 +291,10 @@ def greedy_action(S, T, buffer):
     one = np.int64(1)
     plan = lay_plan(S, T, team, hand, one, must, np.int64(PLAN_BUDGET), one, one - one)
     minimum = vulnerable_minimum(S, team)
-    lay = plan.value > 0 and (minimum == 0 or S[L.TURN_POINTS] + plan.value >= minimum
-                              or S[L.TURN_POINTS] > 0)
-    if lay or must >= 0:
-        for i in range(plan.chosen.shape[0]):
-            action = row_action(S, T, who, plan, plan.chosen[i])
-            if action != 0:
-                return action
+    if may_lay(S, plan, minimum) or must >= 0:
+        action = first_row(S, T, who, plan)
+        if action != 0:
+            return action
     if must < 0 and not (0 < S[L.TURN_POINTS] < minimum):
         kind = _discard_choice(S, T, who, plan.counts, plan.rows)
         if kind >= 0:
@@ -293,10 +313,3 @@ def random_action(S, T, buffer, rng):
     """A uniformly random legal action, drawn with ``rng`` (int64[1])."""
     n = legal_actions(S, T, buffer)
     return buffer[rng_below(rng, n)]
-
-
-@njit(cache=True, inline="always")
-def policy_action(S, T, buffer, rng, policy):
-    if policy == GREEDY:
-        return greedy_action(S, T, buffer)
-    return random_action(S, T, buffer, rng)

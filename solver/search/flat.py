@@ -19,6 +19,7 @@ from kernels.jit import njit
 from solver.engine import layout as L
 from solver.engine.core import apply_action
 from solver.engine.determinize import determinize
+from solver.engine.policies import GREEDY
 from solver.search.loop import rollout, round_result
 
 SUMS = 4        # per turn: samples, total, squares, wins (its team's round won)
@@ -43,6 +44,7 @@ def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pair
     rewards = np.zeros(R[L.R_TEAMS], dtype=np.float64)
     diffs = np.zeros(R[L.R_TEAMS], dtype=np.float64)
     team_of = np.empty(players, dtype=np.int64)
+    weights = np.zeros(0, dtype=np.float64)    # the greedy rollouts use none
     played = 0
     for _ in range(samples):
         deal[:] = root
@@ -57,7 +59,7 @@ def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pair
             for p in range(players):
                 team_of[p] = S[L.TEAM_OF + p]
             before = S[L.ACTIONS]
-            rollout(S, T, buffer, rng, 0.0, 0)  # the greedy player: no randomness
+            rollout(S, T, buffer, rng, 0.0, 0, GREEDY, weights)  # no randomness
             played += S[L.ACTIONS] - before + lengths[k]
             round_result(S, R, team_of, rewards, diffs, 1.0)
             result = diffs[team_of[seat]]

@@ -13,7 +13,8 @@ from kernels.jit import njit
 from solver.engine import layout as L
 from solver.engine.basics import rng_unit
 from solver.engine.core import apply_action, end_round
-from solver.engine.policies import greedy_action, random_action
+from solver.engine.expert import WEIGHTS, expert_action
+from solver.engine.policies import EXPERT, greedy_action, random_action
 from solver.search.decisions import apply_decision, available
 from solver.search.match import match_rewards
 from solver.engine.determinize import determinize
@@ -28,8 +29,9 @@ MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few h
 # iteration must take (NO_FORCE: the bandit chooses; the evaluation's forced samples set it),
 # the rollout's cut-off (engine actions, 0: to the end of the round), the mask of
 # lay-down plans (solver.search.plans), the match-aware reward (1: on, with the match's
-# target; solver.search.match), one tree per player (1: MO-ISMCTS, solver.search.multi), and
-# the inference's trust in the greedy model (0: off; solver.search.infer)
+# target; solver.search.match), one tree per player (1: MO-ISMCTS, solver.search.multi),
+# the inference's trust in the greedy model (0: off; solver.search.infer), and the rollout
+# policy (solver.engine.policies: GREEDY or EXPERT)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
@@ -40,7 +42,8 @@ MATCH = 6
 TARGET = 7
 MULTI = 8
 INFER = 9
-OPTIONS = 10
+ROLLOUT = 10
+OPTIONS = 11
 NO_FORCE = -1.0
 
 
@@ -65,8 +68,9 @@ def round_result(S, R, team_of, rewards, diffs, scale):
 
 
 @njit(cache=True, inline="always")
-def rollout(S, T, buffer, rng, epsilon, cutoff):
-    """Play to the end of the round: the greedy policy, a random action with probability
+def rollout(S, T, buffer, rng, epsilon, cutoff, policy, weights):
+    """Play to the end of the round: ``policy`` (GREEDY, or EXPERT with ``weights``), a random
+    action with probability
     ``epsilon``. With a ``cutoff`` (> 0) the rollout stops after that many actions and the
     round is scored as it stands (the static evaluation: the melds, less the cards in
     hand and the packets not taken, no closing bonus)."""
@@ -79,6 +83,8 @@ def rollout(S, T, buffer, rng, epsilon, cutoff):
             return
         if epsilon > 0.0 and np.float64(rng_unit(rng)) < epsilon:
             action = random_action(S, T, buffer, rng)
+        elif policy == EXPERT:
+            action = expert_action(S, T, buffer, weights)
         else:
             action = greedy_action(S, T, buffer)
         apply_action(S, T, action)
@@ -150,6 +156,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
     cur = np.empty(R[L.R_PLAYERS], dtype=np.int64)
     live = np.empty(R[L.R_PLAYERS], dtype=np.bool_)
     hand_before = np.empty(L.KINDS, dtype=np.int64)
+    weights = WEIGHTS.copy()                   # the expert's (a constant is read-only)
     played = 0
     for _ in range(iterations):
         S[:] = root
@@ -174,8 +181,8 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
         for seat_index in range(R[L.R_PLAYERS]):
             team_of[seat_index] = S[L.TEAM_OF + seat_index]
         before = S[L.ACTIONS]
-        rollout(S, T, buffer, rng, options[EPSILON],
-                np.int64(options[CUTOFF]))
+        rollout(S, T, buffer, rng, options[EPSILON], np.int64(options[CUTOFF]),
+                np.int64(options[ROLLOUT]), weights)
         played += S[L.ACTIONS] - before
         round_result(S, R, team_of, rewards, diffs, options[SCALE])
         if match:

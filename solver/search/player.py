@@ -14,6 +14,7 @@ from solver.search.plans import PLANS_DEFAULT, is_lay
 from solver.search.search import (
     DEFAULT_ITERATIONS,
     EXPLORATION_DEFAULT,
+    ROLLOUT_DEFAULT,
     SCALE_DEFAULT,
     available_decisions,
     check_budget,
@@ -24,14 +25,15 @@ from solver.search.search import (
 
 
 class ISMCTSPlayer:
-    """SO-ISMCTS with greedy rollouts. ``iterations`` and/or ``seconds`` per decision
+    """SO-ISMCTS with greedy (or expert) rollouts. ``iterations`` and/or ``seconds`` per decision
     (default 400 iterations), ``seed`` (each decision's search uses seed + its number),
     ``workers`` processes, ``exploration``, ``epsilon`` (random rollout actions),
     ``cutoff`` (rollout actions before the round is scored as it stands; 0: none),
     ``plans`` (the lay-down plans weighed, a mask: :mod:`solver.search.plans`), ``match``
     (reward the chance of winning the match: :mod:`solver.search.match`), ``multi`` (one
     tree per player, MO-ISMCTS: :mod:`solver.search.multi`), ``infer`` (the trust in the
-    greedy model that weighs the determinizations: :mod:`solver.search.infer`; 0: off)."""
+    greedy model that weighs the determinizations: :mod:`solver.search.infer`; 0: off),
+    ``rollout`` (the rollout policy: ``greedy`` or ``expert``)."""
 
     name = "ismcts"
 
@@ -39,11 +41,13 @@ class ISMCTSPlayer:
                  seconds: float | None = None, workers: int = 1,
                  exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
                  scale: float = SCALE_DEFAULT, cutoff: int = 0, plans: int = PLANS_DEFAULT,
-                 match: bool = False, multi: bool = False, infer: float = 0.0):
+                 match: bool = False, multi: bool = False, infer: float = 0.0,
+                 rollout: str = ROLLOUT_DEFAULT):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         check_budget(iterations, seconds, workers)
-        check_options(exploration, epsilon, scale, cutoff, plans, infer)
+        check_options(exploration, epsilon, scale, cutoff, plans, infer, rollout)
+        self.rollout = rollout
         self.cutoff, self.plans, self.match = cutoff, plans, check_flag(match)
         self.multi = check_flag(multi, "multi")
         self.infer = float(infer)
@@ -72,7 +76,7 @@ class ISMCTSPlayer:
                             workers=self.workers, exploration=self.exploration,
                             epsilon=self.epsilon, scale=self.scale, stage=stage,
                             cutoff=self.cutoff, plans=self.plans, match=self.match,
-                            multi=self.multi, infer=self.infer)
+                            multi=self.multi, infer=self.infer, rollout=self.rollout)
             self.searches += 1
             self.search_seconds += result.seconds
             code = result.best.code

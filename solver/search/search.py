@@ -19,9 +19,10 @@ from solver.engine import layout as L
 from solver.engine.api import MAX_SEED
 from solver.engine.basics import search_rng
 from solver.errors import BiribaError, OutOfRangeError
+from solver.engine.policies import EXPERT, GREEDY
 from solver.search import decisions as D
 from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH, MAX_ROLLOUT,
-                                INFER, MULTI, NO_FORCE, OPTIONS, PLANS, SCALE, TARGET,
+                                INFER, MULTI, NO_FORCE, OPTIONS, PLANS, ROLLOUT, SCALE, TARGET,
                                 iterate)
 from solver.search.match import check_flag
 from solver.search.multi import NODES_PER_ITERATION
@@ -101,9 +102,15 @@ def check_seed(seed) -> None:
         raise OutOfRangeError(f"seed must be an int in 0..{MAX_SEED}, got {seed!r}")
 
 
+ROLLOUTS = {"greedy": GREEDY, "expert": EXPERT}     # the rollout policies
+ROLLOUT_DEFAULT = "greedy"
+
+
 def check_options(exploration, epsilon, scale, cutoff=0, plans=PLANS_DEFAULT,
-                  infer=0.0) -> None:
+                  infer=0.0, rollout=ROLLOUT_DEFAULT) -> None:
     """The search's options in range (OutOfRangeError)."""
+    if rollout not in ROLLOUTS:
+        raise OutOfRangeError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
     for name, value, low, high in (("exploration", exploration, 0.0, 100.0),
                                    ("epsilon", epsilon, 0.0, 1.0),
                                    ("infer", infer, 0.0, 1.0),
@@ -155,11 +162,12 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            scale: float = SCALE_DEFAULT, stage: int | None = None,
            meanwhile=None, progress=None,
            cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False,
-           multi: bool = False, infer: float = 0.0) -> SearchResult:
+           multi: bool = False, infer: float = 0.0,
+           rollout: str = ROLLOUT_DEFAULT) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``; with ``multi``, MO-ISMCTS
     (one tree per player, :mod:`solver.search.multi`); with ``infer`` (0..1, the trust in
     the greedy model), determinizations weighted by the others' last discards
-    (:mod:`solver.search.infer`).
+    (:mod:`solver.search.infer`); ``rollout``: the rollout policy (``greedy``, ``expert``).
 
     Reads only what ``seat`` sees of ``state``. ``iterations`` (default 400 when neither
     budget is given) and ``seconds`` bound the search, each per worker; with both, the
@@ -184,7 +192,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     if seat != current:
         raise SearchError(f"seat {seat} is not to move (seat {current} is)")
     check_seed(seed)
-    check_options(exploration, epsilon, scale, cutoff, plans, infer)
+    check_options(exploration, epsilon, scale, cutoff, plans, infer, rollout)
     multi = check_flag(multi, "multi")
     stage = default_stage(state) if stage is None else stage
     if multi and len(_available(state, stage, plans)) < 2:
@@ -196,6 +204,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     options[PLANS] = plans
     options[MULTI] = 1.0 if multi else 0.0
     options[INFER] = infer
+    options[ROLLOUT] = ROLLOUTS[rollout]
     chance = _match_table(state, match, options)
     started = time.perf_counter()
     if workers == 1:
