@@ -5,7 +5,7 @@ Players: ``random``, ``greedy``, ``expert`` (all three also run inside the playo
 ``epsilon``, ``scale``, ``cutoff``, ``plans``, ``match``, ``multi``, ``infer`` and
 ``rollout`` (``ismcts:rollout=expert``: the expert player's rollouts)
 (``ismcts:iterations=400``,
-``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=31``: the mask of
+``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=63``: the mask of
 :mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward;
 ``ismcts:multi=1``: one tree per player, MO-ISMCTS; ``ismcts:infer=0.8``:
 determinizations weighted by the greedy model), and

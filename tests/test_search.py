@@ -61,6 +61,9 @@ def _check_plan(code, actions, after):
         assert actions and len(after.hand(seat)) >= P.HOLD_CARDS + 1
     elif code == P.LAY_OUT:
         assert actions and len(after.hand(seat)) == 1
+    elif code == P.LAY_EXPERT:
+        assert actions and all(a >> L.TYPE_SHIFT in (L.ACTION_LAY, L.ACTION_EXTEND)
+                               for a in actions)
 
 
 def test_the_plans_mask_chooses_which_lay_down_plans_are_offered():
@@ -71,18 +74,19 @@ def test_the_plans_mask_chooses_which_lay_down_plans_are_offered():
     seed = 5
     state = Game(2).new_initial_state(seed)
     for _ in range(3000):
-        if len(extra) == 3:
+        if len(extra) == 4:
             break
         if state.is_terminal():
             seed += 1
             state = Game(2).new_initial_state(seed)
         basic = available_decisions(state, None, P.PLANS_BASIC)
         full = available_decisions(state, None, P.PLANS_ALL)
-        assert not [code for code in basic if code in (P.LAY_EXTEND, P.LAY_HOLD, P.LAY_OUT)]
+        assert not [code for code in basic
+                    if code in (P.LAY_EXTEND, P.LAY_HOLD, P.LAY_OUT, P.LAY_EXPERT)]
         assert full[:len(basic)] == basic and len(set(full)) == len(full)
         extra.update(code for code in full if code not in basic)
         state.apply_action(greedy.choose(state))
-    assert extra == {P.LAY_EXTEND, P.LAY_HOLD, P.LAY_OUT}
+    assert extra == {P.LAY_EXTEND, P.LAY_HOLD, P.LAY_OUT, P.LAY_EXPERT}
     with pytest.raises(OutOfRangeError, match="plans"):
         search(state, iterations=10, plans=0)
     with pytest.raises(OutOfRangeError, match="plans"):
@@ -263,7 +267,7 @@ def test_player_specifications_are_parsed_and_checked():
     assert parse_spec("ismcts:cutoff=20").make(0).cutoff == 20
     with pytest.raises(OutOfRangeError, match="cutoff"):
         parse_spec("ismcts:cutoff=-3")
-    assert parse_spec("ismcts:plans=31").make(0).plans == P.PLANS_ALL
+    assert parse_spec("ismcts:plans=63").make(0).plans == P.PLANS_ALL
     with pytest.raises(OutOfRangeError, match="plans"):
         parse_spec("ismcts:plans=2")         # without the best lay-down
 

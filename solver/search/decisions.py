@@ -24,11 +24,13 @@ from solver.engine.core import apply_action, legal_actions
 from solver.engine.policies import greedy_action
 from solver.search.plans import (  # noqa: F401  (the codes are named here too)
     LAY_BEST,
+    LAY_EXPERT,
     LAY_EXTEND,
     LAY_HOLD,
     LAY_NONE,
     LAY_OUT,
     offer,
+    play_expert,
     play_variant,
 )
 
@@ -103,6 +105,8 @@ def apply_decision(S, T, decision, buffer, log, logged):
         return STAGE_DISCARD, logged
     if decision == LAY_EXTEND or decision == LAY_HOLD or decision == LAY_OUT:
         return STAGE_DISCARD, play_variant(S, T, decision, log, logged)
+    if decision == LAY_EXPERT:
+        return STAGE_DISCARD, play_expert(S, T, log, logged)
     apply_action(S, T, decision)
     if logged < log.shape[0]:
         log[logged] = decision

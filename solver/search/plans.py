@@ -13,6 +13,9 @@ bit   code            the plan
 8     ``LAY_HOLD``    the best that keeps ``HOLD_CARDS`` cards besides the discard
 16    ``LAY_OUT``     going out: the most cards laid, then the most points, offered only
                       when it leaves just the discard
+32    ``LAY_EXPERT``  the expert player's lay-down (:mod:`solver.engine.expert`: wilds
+                      kept, melds held back, out when that takes the packet), laid as
+                      it plays it
 ====  ==============  ==================================================================
 
 A plan is offered only where it is legal and differs in the cards it lays from the
@@ -28,6 +31,7 @@ from kernels.jit import njit
 from kernels.params import NEG_INF
 from solver.engine import layout as L
 from solver.engine.core import Mover, apply_action, hand_of, team_stats, vulnerable_minimum
+from solver.engine.expert import WEIGHTS, expert_action
 from solver.engine.policies import PLAN_BUDGET, lay_plan, row_action
 
 LAY_BASE = 1 << 56           # above every engine action (type << 48 with type <= 7)
@@ -36,9 +40,10 @@ LAY_NONE = LAY_BASE + 1
 LAY_EXTEND = LAY_BASE + 2
 LAY_HOLD = LAY_BASE + 3
 LAY_OUT = LAY_BASE + 4
-LAY_CODES = (LAY_BEST, LAY_NONE, LAY_EXTEND, LAY_HOLD, LAY_OUT)
+LAY_EXPERT = LAY_BASE + 5
+LAY_CODES = (LAY_BEST, LAY_NONE, LAY_EXTEND, LAY_HOLD, LAY_OUT, LAY_EXPERT)
 PLANS_BASIC = 0b00011        # best and nothing: the search before the plans option
-PLANS_ALL = 0b11111
+PLANS_ALL = 0b111111
 PLANS_DEFAULT = PLANS_BASIC
 HOLD_CARDS = 3
 CARD_WEIGHT = 1 << 20        # LAY_OUT: one card laid outweighs any sum of points
@@ -91,7 +96,7 @@ def offer(S, T, plans, out, count):
     hand = hand_of(S, seat).copy()
     one = np.int64(1)
     base = lay_plan(S, T, team, hand, one, S[L.MUST], np.int64(PLAN_BUDGET), one, one - one)
-    seen = np.full((4, L.KINDS), -1, dtype=np.int64)
+    seen = np.full((5, L.KINDS), -1, dtype=np.int64)
     if base.value != NEG_INF:
         seen[0] = _used(base)
     n_seen = 1
@@ -113,16 +118,46 @@ def offer(S, T, plans, out, count):
             play_variant(trial, T, code, np.empty(0, dtype=np.int64), 0)
             if trial[L.PHASE] != L.PLAY or hand_of(trial, seat).sum() != 1:
                 continue                     # the rules do not let it go out now
-        fresh = True
-        for j in range(n_seen):
-            if (seen[j] == used).all():
-                fresh = False
-        if fresh:
-            seen[n_seen] = used
-            n_seen += 1
-            out[count] = code
-            count += 1
+        n_seen, count = _offer_new(seen, n_seen, used, code, out, count)
+    if plans >> 5 & 1 and count < out.shape[0]:
+        trial = S.copy()
+        play_expert(trial, T, np.empty(0, dtype=np.int64), 0)
+        used = hand - hand_of(trial, seat)
+        if used.any():
+            n_seen, count = _offer_new(seen, n_seen, used, LAY_EXPERT, out, count)
     return count
+
+
+@njit(cache=True, inline="always")
+def _offer_new(seen, n_seen, used, code, out, count):
+    """Offer ``code`` unless a plan offered lays the same cards (``used``)."""
+    for j in range(n_seen):
+        if (seen[j] == used).all():
+            return n_seen, count
+    seen[n_seen] = used
+    out[count] = code
+    return n_seen + 1, count + 1
+
+
+@njit(cache=True)
+def play_expert(S, T, log, logged):
+    """Lay what the expert player lays now, action by action, as it plays it; returns the
+    actions logged (to ``log`` from index ``logged`` while it has room)."""
+    seat = S[L.CURRENT]
+    buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
+    weights = WEIGHTS.copy()
+    for _ in range(L.MAX_CARDS):
+        if S[L.PHASE] != L.PLAY or S[L.CURRENT] != seat:
+            break
+        action = expert_action(S, T, buffer, weights)
+        kind = action >> L.TYPE_SHIFT
+        if kind != L.ACTION_LAY and kind != L.ACTION_EXTEND:
+            break
+        apply_action(S, T, action)
+        if logged < log.shape[0]:
+            log[logged] = action
+        logged += 1
+    return logged
 
 
 @njit(cache=True)

@@ -26,8 +26,8 @@ from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH,
                                 iterate)
 from solver.search.match import check_flag
 from solver.search.multi import NODES_PER_ITERATION
-from solver.search.plans import LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, PLANS_DEFAULT, \
-    is_lay
+from solver.search.plans import LAY_EXPERT, LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, \
+    PLANS_DEFAULT, is_lay
 from solver.search.tree import new_tree
 from solver.limits import (CHUNK, CHUNK_SECONDS, DEFAULT_ITERATIONS, MAX_ITERATIONS, MAX_NODES,  # noqa: F401
                            MAX_SECONDS, MAX_WORKERS)
@@ -424,7 +424,8 @@ def expansion(state, code: int, stage: int | None = None) -> list[int]:
     return log[:logged].tolist()
 
 
-PLAN_LABELS = {LAY_EXTEND: "extend only", LAY_HOLD: "hold cards", LAY_OUT: "go out"}
+PLAN_LABELS = {LAY_EXTEND: "extend only", LAY_HOLD: "hold cards", LAY_OUT: "go out",
+               LAY_EXPERT: "as the expert"}
 
 
 def decision_name(state, code: int, actions=None) -> str:
