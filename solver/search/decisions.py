@@ -21,7 +21,7 @@ from kernels.jit import njit
 
 from solver.engine import layout as L
 from solver.engine.core import apply_action, legal_actions
-from solver.engine.policies import greedy_action
+from solver.engine.policies import EXPERT, GREEDY
 from solver.search.plans import (  # noqa: F401  (the codes are named here too)
     LAY_BEST,
     LAY_EXPERT,
@@ -30,7 +30,7 @@ from solver.search.plans import (  # noqa: F401  (the codes are named here too)
     LAY_NONE,
     LAY_OUT,
     offer,
-    play_expert,
+    play_policy,
     play_variant,
 )
 
@@ -90,23 +90,11 @@ def apply_decision(S, T, decision, buffer, log, logged):
     if decision == LAY_NONE:
         return STAGE_DISCARD, logged
     if decision == LAY_BEST:
-        seat = S[L.CURRENT]
-        for _ in range(MAX_PLAN_ACTIONS):
-            if S[L.PHASE] != L.PLAY or S[L.CURRENT] != seat:
-                break
-            action = greedy_action(S, T, buffer)
-            kind_of_action = action >> L.TYPE_SHIFT
-            if kind_of_action != L.ACTION_LAY and kind_of_action != L.ACTION_EXTEND:
-                break
-            apply_action(S, T, action)
-            if logged < log.shape[0]:
-                log[logged] = action
-            logged += 1
-        return STAGE_DISCARD, logged
+        return STAGE_DISCARD, play_policy(S, T, GREEDY, log, logged)
     if decision == LAY_EXTEND or decision == LAY_HOLD or decision == LAY_OUT:
         return STAGE_DISCARD, play_variant(S, T, decision, log, logged)
     if decision == LAY_EXPERT:
-        return STAGE_DISCARD, play_expert(S, T, log, logged)
+        return STAGE_DISCARD, play_policy(S, T, EXPERT, log, logged)
     apply_action(S, T, decision)
     if logged < log.shape[0]:
         log[logged] = decision

@@ -32,7 +32,7 @@ from kernels.params import NEG_INF
 from solver.engine import layout as L
 from solver.engine.core import Mover, apply_action, hand_of, team_stats, vulnerable_minimum
 from solver.engine.expert import WEIGHTS, expert_action
-from solver.engine.policies import PLAN_BUDGET, lay_plan, row_action
+from solver.engine.policies import EXPERT, PLAN_BUDGET, greedy_action, lay_plan, row_action
 
 LAY_BASE = 1 << 56           # above every engine action (type << 48 with type <= 7)
 LAY_BEST = LAY_BASE
@@ -121,7 +121,7 @@ def offer(S, T, plans, out, count):
         n_seen, count = _offer_new(seen, n_seen, used, code, out, count)
     if plans >> 5 & 1 and count < out.shape[0]:
         trial = S.copy()
-        play_expert(trial, T, np.empty(0, dtype=np.int64), 0)
+        play_policy(trial, T, EXPERT, np.empty(0, dtype=np.int64), 0)
         used = hand - hand_of(trial, seat)
         if used.any():
             n_seen, count = _offer_new(seen, n_seen, used, LAY_EXPERT, out, count)
@@ -139,24 +139,35 @@ def _offer_new(seen, n_seen, used, code, out, count):
     return n_seen + 1, count + 1
 
 
+@njit(cache=True, inline="always")
+def _play(S, T, action, log, logged):
+    """Apply ``action``, logged to ``log`` at ``logged`` while it has room; returns
+    ``logged + 1``."""
+    apply_action(S, T, action)
+    if logged < log.shape[0]:
+        log[logged] = action
+    return logged + 1
+
+
 @njit(cache=True)
-def play_expert(S, T, log, logged):
-    """Lay what the expert player lays now, action by action, as it plays it; returns the
-    actions logged (to ``log`` from index ``logged`` while it has room)."""
+def play_policy(S, T, policy, log, logged):
+    """Lay what the player ``policy`` (GREEDY, or EXPERT with its tuned weights) lays now,
+    action by action, as it plays it; returns the actions logged (to ``log`` from index
+    ``logged`` while it has room)."""
     seat = S[L.CURRENT]
     buffer = np.empty(L.MAX_ACTIONS, dtype=np.int64)
     weights = WEIGHTS.copy()
     for _ in range(L.MAX_CARDS):
         if S[L.PHASE] != L.PLAY or S[L.CURRENT] != seat:
             break
-        action = expert_action(S, T, buffer, weights)
+        if policy == EXPERT:
+            action = expert_action(S, T, buffer, weights)
+        else:
+            action = greedy_action(S, T, buffer)
         kind = action >> L.TYPE_SHIFT
         if kind != L.ACTION_LAY and kind != L.ACTION_EXTEND:
             break
-        apply_action(S, T, action)
-        if logged < log.shape[0]:
-            log[logged] = action
-        logged += 1
+        logged = _play(S, T, action, log, logged)
     return logged
 
 
@@ -184,8 +195,5 @@ def play_variant(S, T, code, log, logged):
                     break
         if action == 0:
             break
-        apply_action(S, T, action)
-        if logged < log.shape[0]:
-            log[logged] = action
-        logged += 1
+        logged = _play(S, T, action, log, logged)
     return logged
