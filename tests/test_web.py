@@ -118,7 +118,7 @@ def play_out(client, game_id, view, limit=400):
 
 
 def test_a_game_is_played_to_its_end_and_its_record_replays(client):
-    made = client.post("/api/games", json={"players": 2, "seed": 3}).json()
+    made = client.post("/api/games", json={"players": 2, "seed": 3, "opponents": "expert"}).json()
     game_id, view = made["id"], made["view"]
     assert G.ID.match(game_id) and view["seat"] == 0 and view["your_turn"]
     one_line_error(client.get(f"/api/games/{game_id}/record"), 409)   # not before the end
