@@ -56,8 +56,8 @@ class NotYourTurn(GameError):
 
 
 def opponent_spec(text: str, game):
-    """A computer player the server runs: random, greedy, expert, or ismcts within the server's
-    budget (one process, at most MAX_OPPONENT_SECONDS or MAX_OPPONENT_ITERATIONS a
+    """A computer player the server runs: random, greedy, expert, or ismcts within the
+    server's budget (one process, at most MAX_OPPONENT_SECONDS or MAX_OPPONENT_ITERATIONS a
     decision)."""
     spec = parse_spec(text, game)
     if spec.name not in ("random", "greedy", "expert", "ismcts"):

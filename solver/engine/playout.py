@@ -3,8 +3,8 @@
 It loops over the same rule functions as the Python API
 (:func:`solver.engine.core.legal_actions`, :func:`~solver.engine.core.apply_action`)
 with one policy per seat (:data:`~solver.engine.policies.RANDOM`,
-:data:`~solver.engine.policies.GREEDY` or :data:`~solver.engine.policies.EXPERT`), all drawing from one generator
-``rng`` (int64[1]). The API played with the same policies and the same
+:data:`~solver.engine.policies.GREEDY` or :data:`~solver.engine.policies.EXPERT`), all
+drawing from one generator ``rng`` (int64[1]). The API played with the same policies and the same
 generator reaches the same state (tested).
 """
 
