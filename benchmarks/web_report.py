@@ -3,7 +3,7 @@
     python -m benchmarks.web_report [--loads 20] [--analyses 5] [--malformed 1000]
                                     [--json | --markdown]
 
-- ``page``: the page's three files (index.html, app.js, style.css) fetched one after the
+- ``page``: the page's files (index.html, its five scripts, style.css) fetched one after the
   other, ``--loads`` times (median and slowest); and, where Debian's chromium and
   chromedriver are installed, headless Chromium's own load time (navigation start to the
   load event) of the page, ``--loads`` times.
@@ -105,11 +105,15 @@ def malformed(rng: random.Random):
 
 
 # --- the measurements ------------------------------------------------------------------------
+PAGE_FILES = ("/", "/static/common.js", "/static/analyze.js", "/static/play.js",
+              "/static/review.js", "/static/app.js", "/static/style.css")
+
+
 def page(base: str, loads: int) -> dict:
     fetches = []
     for _ in range(loads):
         started = time.perf_counter()
-        for name in ("/", "/static/app.js", "/static/style.css"):
+        for name in PAGE_FILES:
             httpx.get(base + name, timeout=10).raise_for_status()
         fetches.append(time.perf_counter() - started)
     found = {"files_median_s": statistics.median(fetches), "files_max_s": max(fetches),

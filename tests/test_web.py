@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -96,7 +97,9 @@ def test_refusals_are_one_line_with_their_status(client):
 def test_the_page_and_the_openapi_page_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and "<html" in page.text.lower()
-    assert client.get("/static/app.js").status_code == 200
+    for script in re.findall(r'<script src="(/static/[a-z]+\.js)"', page.text):
+        assert client.get(script).status_code == 200
+    assert len(re.findall(r"<script src=", page.text)) == 5
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/analyze", "/api/best", "/api/meld", "/api/review", "/api/games",
                  "/api/games/{game_id}/moves", "/api/games/{game_id}/record"):
