@@ -77,9 +77,11 @@ def _build(part: str) -> None:
         game.new_initial_state(0)                       # the deal
         prepare(core.legal_actions, core.apply_action)
     elif part == "greedy":
+        prepare(policies.greedy_action)
+    elif part == "expert":
         from solver.engine import expert
 
-        prepare(policies.greedy_action, expert.expert_action)
+        prepare(expert.expert_action)
     elif part == "count":
         from kernels import partition_numba
 

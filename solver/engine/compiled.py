@@ -24,6 +24,7 @@ PARTS = {
     "search": "the ISMCTS search and the evaluation (analyze, hint, review, ismcts players)",
     "playout": "the playout kernel (simulate)",
     "count": "the lay-down counter (partitions on the numba backend)",
+    "expert": "the expert player",
 }
 # A part compiles its functions first (:func:`analysis.warm._build`), calling none of the other parts'
 # code: the parts reach each other through linked functions (kernels.link) or compile
@@ -38,14 +39,17 @@ AFTER = {
     "search": ("kernels", "priced", "rules", "greedy"),
     "playout": (),
     "count": (),
+    "expert": (),
 }
 # Seconds each part took to compile cold, two parts at a time, on the project's 2-core
 # machine (benchmarks/README.md, "Compiling"): what a first run announces.
 SECONDS = {"kernels": 70, "rules": 45, "greedy": 17, "priced": 23, "search": 31, "playout": 2,
-           "count": 8}
-# What each command needs compiled: the terminal game, and the playout kernel too.
+           "count": 8, "expert": 17}
+# What each command needs compiled: the terminal game, and the playout kernel too (the
+# expert player compiles at its first call elsewhere: the terminal game's first screen
+# does not wait for it).
 NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
-         "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search"),
+         "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search", "expert"),
          "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced", "count")}
 RUN_SECONDS = 5        # about what a run step takes, its prerequisites loaded from the cache
 WAIT_SECONDS = 1800.0   # a worker waits this long at most for the parts its run step needs
@@ -112,7 +116,8 @@ def estimate(parts, workers: int) -> float:
 
 # The part whose compile a function's first call starts (its module's first match).
 _PART_OF = (("kernels.lp_bound", "priced"), ("kernels.", "kernels"),
-            ("solver.engine.policies", "greedy"), ("solver.engine.playout", "playout"),
+            ("solver.engine.policies", "greedy"), ("solver.engine.expert", "expert"),
+            ("solver.engine.playout", "playout"),
             ("solver.search.", "search"), ("solver.engine.", "rules"))
 
 
