@@ -18,7 +18,7 @@ from solver.engine.api import Game
 from solver.engine.checks import PROBLEMS, checked_playout
 from solver.engine.players import GreedyPlayer, RandomPlayer, play
 from solver.engine.playout import play_many, playout
-from solver.engine.policies import GREEDY, RANDOM
+from solver.engine.policies import EXPERT, GREEDY, RANDOM
 from solver.errors import RecordError
 
 PRESETS = ("classic", "cyprus", "partnership", "greek", "barimba", "threes", "venezuelan")
@@ -232,7 +232,7 @@ def test_partnership_individual_with_four_and_six_players(players):
 
 # Fingerprints of 40 seeded rounds (seed 2000 on): the engine actions played, the score sum
 # and a seat-weighted score sum. A change of the lay-down search that finds another of
-# the optimal lay-downs changes a greedy row: from PRICED_CARDS (20) cards the greedy plan's
+# the optimal lay-downs changes a greedy or expert row: from PRICED_CARDS (20) cards the greedy plan's
 # `best` answers the melds of the programme's floor (the same points, not always the
 # reference's first melds), and hand + pile reaches 20 cards in the rounds of `venezuelan`
 # and `threes`. Such a row is re-recorded with the reason in the commit.
@@ -243,6 +243,9 @@ PLAY_FINGERPRINTS = [
     (2, "venezuelan", GREEDY, (5201, 44625, 65170)),
     (3, "threes", RANDOM, (6383, 440, -2232)),
     (3, "threes", GREEDY, (3840, 41958, 83791)),
+    (4, "classic", EXPERT, (2934, 28685, 41425)),
+    (2, "venezuelan", EXPERT, (4500, 45300, 68625)),
+    (3, "threes", EXPERT, (3110, 39181, 82018)),
 ]
 
 

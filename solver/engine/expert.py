@@ -40,6 +40,7 @@ from numba import types
 from kernels.params import NEG_INF
 from kernels.partition_numba import best, meld_reading
 from solver.engine import layout as L
+from solver.engine.basics import holds_wild
 from solver.engine.core import (
     Mover,
     close_ready,
@@ -132,8 +133,7 @@ def expert_plan(S, T, team, hand, must, params, risk):
                 weights[i] -= wild
             continue
         row = rows[i - new]
-        if not (row[L.JOKER] > 0 or (R[L.R_WILD_TWOS] != 0 and (row[1] + row[14] + row[27]
-                                                                 + row[40]) > 0)):
+        if not holds_wild(R, row):
             continue
         m = groups[i - new]
         info = info_of(S, team, m)
