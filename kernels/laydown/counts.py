@@ -18,7 +18,7 @@ from kernels.laydown.layout import (FR_COLS, FR_DEPTH, FR_EMPTY, FR_GAINED, FR_K
                                     MODE_BEST, NO_VALUE, NODE_LP_CARDS, NODE_LP_LEFT, NODE_LP_MOVES,
                                     SHARE_SCALE, ST_HI, ST_KIND, ST_LO, ST_SINGLE)
 from kernels.laydown.memo import (bar_of, cannot_beat, close_frame, count_move, entry_value,
-                                  memo_put, open_frame, take)
+                                  memo_put, open_frame, pop_move, push_move, take)
 from kernels.laydown.programme import apply_meld, close_cuts, hand_layers, next_fit, set_count
 from kernels.lp_bound import fitting, subset_bound
 from kernels.params import NEG_INF
@@ -100,9 +100,7 @@ def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
     undo_kinds = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_counts = np.zeros(KIND_COUNT + 1, dtype=np.int64)
     undo_top = 0
-    top = -1
-    value = 0
-    entering = True
+    top, value, entering = -1, 0, True     # no frame yet; the root state is entered
     while True:
         if entering:
             entering = False
@@ -191,9 +189,7 @@ def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
                                                 step_melds[found], here, 1)
                 state_key += key_change
                 bound += bound_change
-                stack[top, frames[top, FR_DEPTH]] = found
-                frames[top, FR_DEPTH] += 1
-                frames[top, FR_SLOT] = high if single else found  # a group step: one meld
+                push_move(frames, stack, top, found, high, single)
                 saved = 0
                 child_bound = bound
                 if kind >= 0:
@@ -209,18 +205,15 @@ def counts_solve(remaining, step, kept, alpha, mode, problem, memo, meta):
                 alpha = bar - frames[top, FR_GAINED]
                 state_key, bound, kept = _enter(remaining, held, frames, top, kind, saved,
                                                 state_key, bound, problem)
-                step = here + 1
-                entering = True
+                step, entering = here + 1, True    # enter the child's state
                 break
-            if frames[top, FR_DEPTH] == 0:
+            found = pop_move(frames, stack, top)
+            if found < 0:
                 break
-            frames[top, FR_DEPTH] -= 1
-            found = stack[top, frames[top, FR_DEPTH]]
             key_change, bound_change = _lay(problem, remaining, held, frames, top,
                                             step_melds[found], here, -1)
             state_key += key_change
             bound += bound_change
-            frames[top, FR_SLOT] = found + 1
         if entering:
             continue
         if frames[top, FR_EMPTY] == 0:

@@ -239,3 +239,24 @@ def close_frame(frames, top, best_mode, memo, meta):
             word = alpha * 2 + 1
     memo = memo_put(memo, meta, frames[top, FR_KEY], frames[top, FR_KEY2], word)
     return value, memo
+
+
+@njit(cache=True, inline="always")
+def push_move(frames, stack, top, found, high, single):
+    """Record meld slot ``found`` as frame ``top``'s next move; the frame's next try starts
+    past it (a group step, one meld at most: past its last meld, ``high``)."""
+    stack[top, frames[top, FR_DEPTH]] = found
+    frames[top, FR_DEPTH] += 1
+    frames[top, FR_SLOT] = high if single else found
+
+
+@njit(cache=True, inline="always")
+def pop_move(frames, stack, top):
+    """Take back frame ``top``'s last move: its meld slot (the next try starts past it), or
+    -1 when the frame has none left."""
+    if frames[top, FR_DEPTH] == 0:
+        return -1
+    frames[top, FR_DEPTH] -= 1
+    found = stack[top, frames[top, FR_DEPTH]]
+    frames[top, FR_SLOT] = found + 1
+    return found

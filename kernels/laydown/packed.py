@@ -16,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 from kernels.jit import njit
 
-from kernels.laydown.layout import (FR_BOUND, FR_COLS, FR_DEPTH, FR_EMPTY, FR_GAINED, FR_KEPT,
-                                    FR_POS, FR_SLOT, FR_STATE, MAX_DEPTH, META_STOPPED, MODE_BEST,
+from kernels.laydown.layout import (FR_BOUND, FR_COLS, FR_EMPTY, FR_GAINED, FR_KEPT, FR_POS,
+                                    FR_SLOT, FR_STATE, MAX_DEPTH, META_STOPPED, MODE_BEST,
                                     NO_VALUE, PK_LOW, PK_SHARE, PK_SHIFT, PS_PACKED, PS_POINTS,
                                     PS_SHARE, ST_FIELD, ST_HI, ST_LO, ST_LOW, ST_MAXLEFT, ST_SHARE,
                                     ST_SHIFT, ST_SINGLE)
 from kernels.laydown.memo import (bar_of, cannot_beat, close_frame, count_move, entry_value,
-                                  open_frame, take)
+                                  open_frame, pop_move, push_move, take)
 
 
 DEBRUIJN = 0x03F79D71B4CB0A89  # a de Bruijn sequence: the index of a state's lowest set bit
@@ -40,6 +40,20 @@ def bound_of(state, kinds):
     for i in range(kinds.shape[1] - 1):
         bound += ((state >> kinds[PK_SHIFT, i]) & kinds[PK_LOW, i]) * kinds[PK_SHARE, i]
     return bound
+
+
+@njit(cache=True, inline="always")
+def step_moves(table, step):
+    """(single, first, high) of a step of the step table: 1 when it takes one meld at most
+    (a group step), and its melds' slots [first, high)."""
+    return table[ST_SINGLE, step], table[ST_LO, step], table[ST_HI, step]
+
+
+@njit(cache=True, inline="always")
+def packed_field(table, step):
+    """(field, shift, low) of a kind step on the packed state: the kind's bits, its first
+    bit and its count mask (field 0: a group step)."""
+    return table[ST_FIELD, step], table[ST_SHIFT, step], table[ST_LOW, step]
 
 
 @njit(cache=True)
@@ -105,9 +119,7 @@ def packed_solve(state, step, kept, alpha, mode, steps, keep, leave, memo, meta,
     stack = np.empty((step_total + 1, MAX_DEPTH), dtype=np.int64)
     best_mode = mode == MODE_BEST
     bound = bound_of(state, kinds) if best_mode else 0
-    top = -1
-    value = 0
-    entering = True
+    top, value, entering = -1, 0, True     # no frame yet; the root state is entered
     while True:
         if entering:
             entering = False
@@ -146,13 +158,10 @@ def packed_solve(state, step, kept, alpha, mode, steps, keep, leave, memo, meta,
             take(frames, top, value, best_mode, overflow)  # a child's value
         value = 0
         here = frames[top, FR_POS]
-        field = table[ST_FIELD, here]
-        shift = table[ST_SHIFT, here]
-        low = table[ST_LOW, here]
+        field, shift, low = packed_field(table, here)
+        single, _, high = step_moves(table, here)
         share = table[ST_SHARE, here]
         max_left = table[ST_MAXLEFT, here]
-        single = table[ST_SINGLE, here]
-        high = table[ST_HI, here]
         cur = frames[top, FR_STATE]
         cur_bound = frames[top, FR_BOUND]
         # advance to the next non-empty move whose child may still matter
@@ -166,9 +175,7 @@ def packed_solve(state, step, kept, alpha, mode, steps, keep, leave, memo, meta,
                 cur -= melds[PS_PACKED, found]
                 cur_bound -= melds[PS_SHARE, found]
                 frames[top, FR_GAINED] += melds[PS_POINTS, found]
-                stack[top, frames[top, FR_DEPTH]] = found
-                frames[top, FR_DEPTH] += 1
-                frames[top, FR_SLOT] = high if single else found  # a group step: one meld
+                push_move(frames, stack, top, found, high, single)
                 saved = (cur >> shift) & low
                 if saved > max_left:
                     continue  # too many copies of the kind stay; deeper moves use more
@@ -183,17 +190,14 @@ def packed_solve(state, step, kept, alpha, mode, steps, keep, leave, memo, meta,
                 state = cur & ~field
                 bound = cur_bound - saved * share
                 kept = min(keep, frames[top, FR_KEPT] + saved)
-                step = here + 1
-                entering = True
+                step, entering = here + 1, True    # enter the child's state
                 break
-            if frames[top, FR_DEPTH] == 0:
+            found = pop_move(frames, stack, top)
+            if found < 0:
                 break
-            frames[top, FR_DEPTH] -= 1
-            found = stack[top, frames[top, FR_DEPTH]]
             cur += melds[PS_PACKED, found]
             cur_bound += melds[PS_SHARE, found]
             frames[top, FR_GAINED] -= melds[PS_POINTS, found]
-            frames[top, FR_SLOT] = found + 1
         if entering:
             continue
         frames[top, FR_STATE] = cur

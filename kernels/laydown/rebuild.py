@@ -17,9 +17,10 @@ from kernels.laydown.counts import counts_solve
 from kernels.laydown.layout import (INT64_MAX, MAX_DEPTH, MEMO_BITS, META_BUDGET, META_MOVE_LIMIT,
                                     META_MOVES, META_STOPPED, MODE_BEST, NO_VALUE, PS_MELD,
                                     SHARE_SCALE, ST_FIELD, ST_HI, ST_KIND, ST_LO, ST_LOW,
-                                    ST_MAXLEFT, ST_SHIFT, ST_SINGLE)
+                                    ST_MAXLEFT, ST_SHIFT)
 from kernels.laydown.memo import memo_new, memo_sized
-from kernels.laydown.packed import bound_of, packed_fit, packed_next_move, packed_solve
+from kernels.laydown.packed import (bound_of, packed_field, packed_fit, packed_next_move,
+                                    packed_solve, step_moves)
 from kernels.laydown.programme import close_cuts, hand_layers, next_fit, next_move, set_count
 from kernels.params import NEG_INF
 
@@ -68,11 +69,7 @@ def packed_best(steps, keep, cards, budget, floor, move_limit, leave):
     answered, target, picked, stack = _searched(target, floor, move_limit, budget, meta, cards)
     if answered:
         return target, picked, meta[META_STOPPED] == 0
-    result = target
-    picked_count = 0
-    kept = 0
-    step = 0
-    step_total = table.shape[1]
+    result, picked_count, kept, step, step_total = target, 0, 0, 0, table.shape[1]
     while True:
         # the steps with one move or none, as on entry to a state
         while step < step_total and state != 0:
@@ -88,12 +85,8 @@ def packed_best(steps, keep, cards, budget, floor, move_limit, leave):
             step += 1
         if step == step_total or state == 0:
             break
-        field = table[ST_FIELD, step]
-        shift = table[ST_SHIFT, step]
-        low = table[ST_LOW, step]
-        single = table[ST_SINGLE, step]
-        high = table[ST_HI, step]
-        slot = table[ST_LO, step]
+        field, shift, low = packed_field(table, step)
+        single, slot, high = step_moves(table, step)
         depth = 0
         gained = 0
         cur = state
@@ -149,11 +142,7 @@ def counts_best(problem, hand, budget, floor, move_limit, empty_last):
     if answered:
         return target, picked, meta[META_STOPPED] == 0
     held = hand_layers(remaining)
-    result = target
-    picked_count = 0
-    kept = 0
-    step = 0
-    step_total = table.shape[1]
+    result, picked_count, kept, step, step_total = target, 0, 0, 0, table.shape[1]
     while True:
         # the steps with one move or none, as on entry to a state
         while step < step_total:
@@ -171,9 +160,7 @@ def counts_best(problem, hand, budget, floor, move_limit, empty_last):
         if step == step_total:
             break
         kind = table[ST_KIND, step]
-        single = table[ST_SINGLE, step]
-        high = table[ST_HI, step]
-        slot = table[ST_LO, step]
+        single, slot, high = step_moves(table, step)
         depth = 0
         gained = 0
         matched = False
