@@ -149,6 +149,19 @@ def test_a_rollout_cutoff_scores_the_round_as_it_stands():
             search(state, iterations=10, cutoff=bad)
 
 
+def test_expert_rollouts_are_seeded_and_play_another_policy():
+    """rollout=expert: the same tree for the same seed, other statistics than greedy
+    rollouts on the same determinizations, the same decisions to weigh."""
+    state = _midround(seed=5)
+    greedy = search(state, iterations=100, seed=1)
+    expert = _deterministic(state, iterations=100, seed=1, rollout="expert")
+    assert sorted(d.code for d in expert.decisions) == sorted(d.code for d in greedy.decisions)
+    assert [d.mean_points for d in expert.decisions] != [d.mean_points for d in greedy.decisions]
+    assert parse_spec("ismcts:rollout=expert,iterations=5").make(0).rollout == "expert"
+    with pytest.raises(OutOfRangeError, match="rollout"):
+        search(state, iterations=10, rollout="smart")
+
+
 def test_two_workers_merge_their_root_statistics():
     state = _midround(seed=6)
     result = search(state, iterations=40, seed=1, workers=2)
