@@ -106,6 +106,7 @@ def main(argv=None) -> int:
     parser.add_argument("--check", type=int, default=50)
     parser.add_argument("--check-pairs", type=int, default=2000)
     parser.add_argument("--json", help="write the tuned weights and the history here")
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     game = Game(args.players, args.rules)
     start = expert.default_params()
@@ -121,7 +122,7 @@ def main(argv=None) -> int:
     print(json.dumps(weights))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"command": "python -m benchmarks.tune_expert " + " ".join(sys.argv[1:]),
+            json.dump({"command": "python -m benchmarks.tune_expert " + " ".join(argv),
                        "seconds": round(seconds, 1),
                        "start": dict(zip(expert.NAMES, start.tolist())),
                        "start_vs_greedy": [mean, half], "weights": weights,
