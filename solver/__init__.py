@@ -45,6 +45,7 @@ _LAZY = {
     "Game": ("solver.engine.api", "Game"),
     "State": ("solver.engine.api", "State"),
     "GreedyPlayer": ("solver.engine.players", "GreedyPlayer"),
+    "ExpertPlayer": ("solver.engine.players", "ExpertPlayer"),
     "RandomPlayer": ("solver.engine.players", "RandomPlayer"),
     "play": ("solver.engine.players", "play"),
     "load_record": ("solver.engine.records", "load"),
