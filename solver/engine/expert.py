@@ -57,7 +57,8 @@ from solver.engine.core import (
     vulnerable_minimum,
 )
 from solver.engine.policies import (Plan, _pile_action, _plan_rows, best_discard, first_row,
-                                    greedy_action, lay_plan, may_lay, plan_beats)
+                                    greedy_action, lay_plan, may_lay, meld_uses, plan_beats,
+                                    plan_cards)
 from solver.engine.rules import ENGINE_RULES_TYPE, STATE_TYPE
 from solver.limits import PICKUP_BUDGET, PLAN_BUDGET
 
@@ -159,16 +160,6 @@ def expert_plan(S, T, team, hand, must, params, risk):
 
 
 @njit(cache=True)
-def _cards_laid(plan):
-    laid = 0
-    new = plan.keys.shape[0]
-    for i in range(plan.chosen.shape[0]):
-        row = plan.chosen[i]
-        laid += plan.counts[row].sum() if row < new else plan.rows[row - new].sum()
-    return laid
-
-
-@njit(cache=True)
 def _out_ready(S, R, team):
     """Whether laying out now takes the packet or closes the round."""
     if packet_for(S, R, team) >= 0 and not R[L.R_FIRST_BIRIBA]:
@@ -183,15 +174,7 @@ def expert_discards(S, T, seat, team, hand, plan, params):
     R, vals, runb = T.array, T.values, T.run_bonus_by_trump
     players = R[L.R_PLAYERS]
     biriba = R[L.R_BIRIBA_SIZE]
-    uses = np.zeros(L.KINDS, dtype=np.int64)
-    for i in range(plan.counts.shape[0]):
-        for kind in range(L.KINDS):
-            if plan.counts[i, kind] > 0:
-                uses[kind] += 1
-    for i in range(plan.rows.shape[0]):
-        for kind in range(L.KINDS):
-            if plan.rows[i, kind] > 0:
-                uses[kind] += 1
+    uses = meld_uses(plan.counts, plan.rows)
     scale = 1.0 + params[PILE_FEED] * S[L.PILE_N]
     scores = np.empty(L.KINDS, dtype=np.float64)
     for kind in range(L.KINDS):
@@ -297,11 +280,11 @@ def expert_action(S, T, buffer, params):
     plan = expert_plan(S, T, team, hand, must, params, risk)
     if plan.value == NEG_INF:
         return greedy_action(S, T, buffer)
-    if _cards_laid(plan) < held - 1 and _out_ready(S, R, team):
+    if plan_cards(plan).sum() < held - 1 and _out_ready(S, R, team):
         one = np.int64(1)
         out = lay_plan(S, T, team, hand, one, must, np.int64(PLAN_BUDGET), one,
                        np.int64(CARD_WEIGHT))
-        if out.value != NEG_INF and _cards_laid(out) >= held - 1:
+        if out.value != NEG_INF and plan_cards(out).sum() >= held - 1:
             action = first_row(S, T, who, out)
             if action != 0:
                 return action

@@ -152,20 +152,38 @@ def lay_plan(S, T, team, hand, keep, must, budget, melds, card_weight):
 
 
 @njit(cache=True)
+def meld_uses(counts, rows):
+    """Per kind: how many of the melds ``counts`` and additions ``rows`` hold it."""
+    uses = np.zeros(L.KINDS, dtype=np.int64)
+    for i in range(counts.shape[0] + rows.shape[0]):
+        row = counts[i] if i < counts.shape[0] else rows[i - counts.shape[0]]
+        for kind in range(L.KINDS):
+            if row[kind] > 0:
+                uses[kind] += 1
+    return uses
+
+
+@njit(cache=True)
+def plan_cards(plan):
+    """The cards ``plan``'s chosen rows lay (int64[53])."""
+    used = np.zeros(L.KINDS, dtype=np.int64)
+    new = plan.keys.shape[0]
+    for i in range(plan.chosen.shape[0]):
+        row = plan.chosen[i]
+        if row < new:
+            used += plan.counts[row]
+        else:
+            used += plan.rows[row - new]
+    return used
+
+
+@njit(cache=True)
 def discard_scores(S, T, seat, team, hand, counts, rows):
     """The greedy discard score of every kind of ``hand`` (higher: discarded first):
     -1000 per meld or addition of ``counts`` and ``rows`` the kind belongs to, -500 when the
     next opponent's melds take it alone, plus its value (a card kept costs its value)."""
     R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
-    uses = np.zeros(L.KINDS, dtype=np.int64)
-    for i in range(counts.shape[0]):
-        for kind in range(L.KINDS):
-            if counts[i, kind] > 0:
-                uses[kind] += 1
-    for i in range(rows.shape[0]):
-        for kind in range(L.KINDS):
-            if rows[i, kind] > 0:
-                uses[kind] += 1
+    uses = meld_uses(counts, rows)
     feeds = np.zeros(L.KINDS, dtype=np.int64)
     opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
     if opponent != team and S[L.MELD_N + opponent] > 0:

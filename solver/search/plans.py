@@ -32,7 +32,8 @@ from kernels.params import NEG_INF
 from solver.engine import layout as L
 from solver.engine.core import Mover, apply_action, hand_of, team_stats, vulnerable_minimum
 from solver.engine.expert import WEIGHTS, expert_action
-from solver.engine.policies import EXPERT, PLAN_BUDGET, greedy_action, lay_plan, row_action
+from solver.engine.policies import EXPERT, PLAN_BUDGET, greedy_action, lay_plan, plan_cards, \
+    row_action
 
 LAY_BASE = 1 << 56           # above every engine action (type << 48 with type <= 7)
 LAY_BEST = LAY_BASE
@@ -71,20 +72,6 @@ def variant(S, T, code):
     return lay_plan(S, T, team, hand, keep, S[L.MUST], np.int64(PLAN_BUDGET), melds, weight)
 
 
-@njit(cache=True)
-def _used(plan):
-    """The cards ``plan`` lays (int64[53])."""
-    used = np.zeros(L.KINDS, dtype=np.int64)
-    new = plan.keys.shape[0]
-    for i in range(plan.chosen.shape[0]):
-        row = plan.chosen[i]
-        if row < new:
-            used += plan.counts[row]
-        else:
-            used += plan.rows[row - new]
-    return used
-
-
 @njit(cache=True, inline="always")
 def offer(S, T, plans, out, count):
     """Append the plans of the mask ``plans`` beyond best and nothing that are worth a
@@ -98,7 +85,7 @@ def offer(S, T, plans, out, count):
     base = lay_plan(S, T, team, hand, one, S[L.MUST], np.int64(PLAN_BUDGET), one, one - one)
     seen = np.full((5, L.KINDS), -1, dtype=np.int64)
     if base.value != NEG_INF:
-        seen[0] = _used(base)
+        seen[0] = plan_cards(base)
     n_seen = 1
     minimum = vulnerable_minimum(S, team)
     for bit in range(2, 5):
@@ -110,7 +97,7 @@ def offer(S, T, plans, out, count):
             continue
         if minimum > 0 and S[L.TURN_POINTS] == 0 and plan.value < minimum:
             continue                         # a vulnerable team may not lay it
-        used = _used(plan)
+        used = plan_cards(plan)
         if code == LAY_OUT:
             if used.sum() != hand.sum() - 1:
                 continue                     # it does not go out
