@@ -65,10 +65,12 @@ class PlayerSpec(NamedTuple):
         return MAKERS[self.name](seed, **self.options)
 
 
-def parse_spec(text: str, game=None) -> PlayerSpec:
+def parse_spec(text: str, game=None, make: bool = True) -> PlayerSpec:
     """``greedy``, ``ismcts:iterations=400,seconds=1`` (checked, values converted); with a
     ``game``, also checked against it (the match-aware reward needs a match of two teams),
-    so a bad pairing is refused before the first card is played."""
+    so a bad pairing is refused before the first card is played. ``make=False`` checks the
+    text only, not the player's ranges, so that a player whose extra is not installed can
+    still be named (in a finished tournament's log)."""
     if not isinstance(text, str) or not text.strip():
         raise PlayerSpecError(f"empty player specification {text!r}")
     name, _, rest = text.strip().partition(":")
@@ -93,7 +95,8 @@ def parse_spec(text: str, game=None) -> PlayerSpec:
             raise PlayerSpecError(f"option {key}={value.strip()!r} in {text!r} is not "
                                   f"{'an integer' if known[key] is int else 'a number'}") from None
     spec = PlayerSpec(name, options, text.strip())
-    spec.make(0)                          # the player checks its own ranges (a BiribaError)
+    if make:
+        spec.make(0)                      # the player checks its own ranges (a BiribaError)
     if game is not None and options.get("match") and unfit(game):
         raise PlayerSpecError(f"{text.strip()!r}: {unfit(game)}")
     return spec

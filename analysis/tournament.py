@@ -49,8 +49,9 @@ def pairings(entrants: int, form: str) -> list[tuple[int, int]]:
 
 
 def settings(entrants, form="round-robin", deals=20, players=2, rules="classic", options=(),
-             seed=0, match=False, sprt=None) -> dict:
-    """The tournament's settings, checked: what its log's first line holds."""
+             seed=0, match=False, sprt=None, make=True) -> dict:
+    """The tournament's settings, checked: what its log's first line holds. ``make=False``
+    checks the players' specifications without making the players (:func:`read_log`)."""
     entrants = list(entrants)
     if not 2 <= len(entrants) <= MAX_ENTRANTS:
         raise TournamentError(f"a tournament needs 2..{MAX_ENTRANTS} players, got "
@@ -67,7 +68,7 @@ def settings(entrants, form="round-robin", deals=20, players=2, rules="classic",
     check_seed(seed, deals)
     game = Game(players, rules, *options, match=bool(match))   # refuses rules it cannot play
     for spec in entrants:
-        parse_spec(spec, game)
+        parse_spec(spec, game, make)
     return {"format": LOG_FORMAT, "entrants": entrants, "pairing": form, "deals": deals,
             "players": players, "rules": rules, "options": list(options), "seed": seed,
             "match": bool(match), "sprt": list(sprt) if sprt is not None else None}
@@ -80,8 +81,9 @@ def tasks(config: dict) -> list[tuple[int, int, int]]:
     return [(a, b, config["seed"] + d) for d in range(config["deals"]) for a, b in pairs]
 
 
-def read_log(path: str) -> tuple[dict, list[dict]]:
-    """The settings and the finished pairs of a tournament's log."""
+def read_log(path: str, make: bool = True) -> tuple[dict, list[dict]]:
+    """The settings and the finished pairs of a tournament's log; ``make=False`` reads a log
+    whose players cannot be made here (an extra not installed) for its standings."""
     try:
         with open(path, encoding="utf-8") as handle:
             lines = [line for line in handle if line.strip()]
@@ -97,7 +99,7 @@ def read_log(path: str) -> tuple[dict, list[dict]]:
     config = rows[0]
     settings(config["entrants"], config["pairing"], config["deals"], config["players"],
              config["rules"], config["options"], config["seed"], config["match"],
-             config.get("sprt"))
+             config.get("sprt"), make)
     known = set(tasks(config))
     done = []
     for row in rows[1:]:
@@ -134,7 +136,9 @@ def run(config: dict, log_path: str | None = None, resume: bool = False, workers
         ray = cluster.connect(address, workers)           # before any game, or refused
     done = []
     if resume:
-        config, done = read_log(log_path)
+        config, done = read_log(log_path, make=False)
+        if len(done) < len(tasks(config)):            # pairs to play: the players made
+            read_log(log_path)
     elif log_path is not None:
         if os.path.exists(log_path) and os.path.getsize(log_path) > 0:
             raise TournamentError(f"the log {log_path!r} exists: --resume it, or name "

@@ -30,7 +30,7 @@ def merged(paths: list[str]) -> list[tuple[str, dict, list[dict]]]:
     and rules; other deal seeds) taken as one: (their paths, the config, the pairs)."""
     found: dict[tuple, tuple[list[str], dict, list[dict]]] = {}
     for path in paths:
-        config, pairs = T.read_log(path)
+        config, pairs = T.read_log(path, make=False)
         if config["pairing"] != "gauntlet":
             raise SystemExit(f"{path}: a gauntlet log is needed, got {config['pairing']}")
         key = (tuple(config["entrants"]), config["players"], config["rules"],

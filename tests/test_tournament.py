@@ -96,6 +96,33 @@ def test_the_log_is_never_overwritten_and_a_foreign_log_is_refused(tmp_path):
         T.read_log(str(log))
 
 
+def test_a_finished_log_reports_without_its_players_extra(tmp_path, capsys, monkeypatch):
+    """A log whose player cannot be made here (its extra missing) still gives its standings;
+    a log with pairs left to play refuses it in one line."""
+    from analysis import specs
+
+    def missing(seed=0, **options):
+        raise specs.PlayerSpecError("player 'openspiel' needs OpenSpiel")
+
+    monkeypatch.setitem(specs.MAKERS, "openspiel", missing)
+    config = T.settings(["greedy", "random"], deals=1)
+    config["entrants"] = ["greedy", "openspiel:simulations=5"]
+    row = {"a": 0, "b": 1, "seed": 0, "diffs": [300, 100], "seconds": [0.0, 0.0],
+           "calls": [1, 1]}
+    log = tmp_path / "done.jsonl"
+    log.write_text(json.dumps(config) + "\n" + json.dumps(row) + "\n")
+    assert T.read_log(str(log), make=False)[1] == [row]
+    with pytest.raises(BiribaError, match="needs OpenSpiel"):
+        T.read_log(str(log))
+    assert main(["tournament", "--resume", str(log), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["pairs"] == 1 and result["pairings"][0]["mean_diff"] == 200
+    config["deals"] = 2                                   # one pair left: the player is needed
+    log.write_text(json.dumps(config) + "\n" + json.dumps(row) + "\n")
+    assert main(["tournament", "--resume", str(log)]) == 2
+    assert "needs OpenSpiel" in capsys.readouterr().err
+
+
 def test_the_command_prints_ratings_and_refuses_bad_input_in_one_line(tmp_path, capsys):
     log = tmp_path / "t.jsonl"
     code = main(["tournament", "greedy", "random", "--deals", "2", "--log", str(log),

@@ -61,7 +61,10 @@ def run(args) -> int:
     if args.resume:
         if args.log and args.log != args.resume:
             raise BiribaError("--resume appends to its own log: leave out --log")
-        config, _ = T.read_log(args.resume)
+        config, done = T.read_log(args.resume, make=False)
+        to_play = len(done) < len(T.tasks(config))
+        if to_play:                                   # the players made, or refused
+            T.read_log(args.resume)
         if args.entrants and args.entrants != config["entrants"]:
             raise BiribaError(f"--resume {args.resume!r} plays {' '.join(config['entrants'])}, "
                               f"not {' '.join(args.entrants)}")
@@ -71,6 +74,7 @@ def run(args) -> int:
                             tuple(args.option), args.seed, args.match,
                             sprt.parse(args.sprt) if args.sprt else None)
         path = args.log
+        to_play = True
     anchor = 0
     if args.anchor is not None:
         if args.anchor not in config["entrants"]:
@@ -80,7 +84,8 @@ def run(args) -> int:
         pyplot()                        # refused before the games, not after them
         if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
             raise BiribaError(f"cannot write {args.plot!r}: no such folder")
-    ensure_compiled("simulate")
+    if to_play:
+        ensure_compiled("simulate")
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
     stop_on_sigterm()                         # a killed tournament still reports its standings
