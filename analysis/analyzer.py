@@ -29,7 +29,7 @@ from solver.engine import layout as L
 from solver.engine.api import Game
 from solver.engine.positions import position as make_position
 from solver.errors import ImpossiblePositionError
-from solver.search.evaluate import MIN_SAMPLES, evaluate
+from solver.search.evaluate import CONTINUATION_DEFAULT, MIN_SAMPLES, evaluate
 from solver.search.plans import PLANS_ALL
 
 from analysis.reasons import best_laydown, facts, sentence
@@ -223,7 +223,8 @@ class Analysis(NamedTuple):
 def analyze(target, iterations: int | None = None, seconds: float | None = None,
             seed: int = 0, workers: int = DEFAULT_WORKERS,
             started: float | None = None, progress=None,
-            plans: int = PLANS_ANALYZE) -> Analysis:
+            plans: int = PLANS_ANALYZE,
+            continuation: str = CONTINUATION_DEFAULT) -> Analysis:
     """Analyze a :class:`Position` (or an engine State): the best lay-down now and every
     decision of the phase (in the play phase, whole turns: a lay-down and its discard),
     ranked by :func:`solver.search.evaluate.evaluate`, which samples until the best is
@@ -231,7 +232,8 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
     ``DEFAULT_SECONDS``, the whole analysis counted from ``started``, a
     ``time.perf_counter()`` reading; default now) or ``iterations`` in total over the
     ``workers``. ``progress`` (a function of the share of the cap spent) is told how far
-    it is; ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`)."""
+    it is; ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`);
+    ``continuation``: who plays after the decision (``greedy``, ``expert``)."""
     started = time.perf_counter() if started is None else started
     if iterations is None and seconds is None:
         seconds = DEFAULT_SECONDS
@@ -248,7 +250,8 @@ def analyze(target, iterations: int | None = None, seconds: float | None = None,
         prepared["laydown"] = best_laydown(state)
 
     result = evaluate(state, iterations=iterations, seconds=seconds, seed=seed,
-                      workers=workers, plans=plans, progress=progress, meanwhile=meanwhile)
+                      workers=workers, plans=plans, progress=progress, meanwhile=meanwhile,
+                      continuation=continuation)
     decisions = [_row(state, figure) for figure in result.decisions]
     return Analysis(state.phase, seat, prepared["laydown"], decisions, result.verdict,
                     reason(state, result), result.iterations, time.perf_counter() - started)

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from solver.engine import layout as L
 from solver.search import decisions as D
-from solver.search.evaluate import evaluate, turns_of
+from solver.search.evaluate import CONTINUATION_DEFAULT, check_continuation, evaluate, turns_of
 from solver.search.plans import PLANS_ALL
 from solver.search.search import check_budget, check_seed, default_stage
 
@@ -87,11 +87,12 @@ def grade(loss: float) -> str:
 
 def review(state, seats=None, iterations: int | None = None, seconds: float | None = None,
            seed: int = 0, workers: int = WORKERS, progress=None, between=None,
-           plans: int = PLANS_ALL) -> Review:
+           plans: int = PLANS_ALL, continuation: str = CONTINUATION_DEFAULT) -> Review:
     """Review the game whose final state (with its history) is ``state``, or the saved
     record at that path; ``between`` (first, last) limits it to the decisions starting at
     those action indices. The budget caps each decision's evaluation (default ITERATIONS
-    rollouts in total); decision N's seed is ``seed + N``."""
+    rollouts in total); decision N's seed is ``seed + N``; ``continuation``: the policy
+    after each turn (:func:`solver.search.evaluate.evaluate`)."""
     if isinstance(state, (str, os.PathLike)):
         from solver.engine import records
 
@@ -102,14 +103,16 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
     seats = list(range(state.game.players)) if seats is None else list(seats)
     check_seed(seed)
     check_seed(seed + len(state.history))         # decision N's seed is seed + N
+    check_continuation(continuation)
     found: list[Reviewed] = []
     for current, index, actions, stage in decision_points(state, seats, between, plans):
         found.append(_judge(current, index, actions, stage, iterations, seconds,
-                            seed + index, workers, plans))
+                            seed + index, workers, plans, continuation))
         if progress:
             progress(index, len(state.history))
     outcome = _outcome(state if state.is_terminal() else None, state.game.players)
-    calibrated = iterations == ITERATIONS and seconds is None and plans == PLANS_ALL
+    calibrated = iterations == ITERATIONS and seconds is None and plans == PLANS_ALL and \
+        continuation == CONTINUATION_DEFAULT
     return Review(found, summary(found, seats, outcome, calibrated), outcome)
 
 
@@ -155,11 +158,12 @@ def turn_length(state, history, index, stage) -> int:
 
 
 def _judge(state, index, actions, stage, iterations, seconds, seed, workers,
-           plans) -> Reviewed:
+           plans, continuation=CONTINUATION_DEFAULT) -> Reviewed:
     """One decision's evaluation and grade."""
     seat = state.current_player()
     result = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
-                      workers=workers, plans=plans, played=actions, margin=MISTAKE)
+                      workers=workers, plans=plans, played=actions, margin=MISTAKE,
+                      continuation=continuation)
     mine, best = result.played, result.best
     ranked = result.ranked
     known = mine.mean is not None and best.mean is not None

@@ -108,7 +108,7 @@ def _build(part: str) -> None:
         _compile_for(flat_samples, state, tables, 0, np.zeros((1, 1), dtype=np.int64),
                      np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.bool_), 0,
                      np.zeros(1, dtype=np.int64), np.zeros((1, SUMS)),
-                     np.zeros((1, 1, PAIRS)))
+                     np.zeros((1, 1, PAIRS)), 0, np.zeros(1, dtype=np.float64))
 
 
 def _run(part: str) -> None:

@@ -4,7 +4,7 @@
     python -m benchmarks.trust examples [--seeds 20]
     python -m benchmarks.trust review-time [--deal 5]
     python -m benchmarks.trust agreement [--games 10]
-    python -m benchmarks.trust calibration [--rounds 20]
+    python -m benchmarks.trust calibration [--rounds 20] [--continuation expert] [--games DIR]
 
 - ``stability``: seeded decision positions, half with 2 players and half with 4, half in
   the draw phase and half in the play phase (greedy play from a seeded deal); each is
@@ -183,32 +183,50 @@ def _upto(final, index):
     return state
 
 
-def calibration(rounds: int, specs) -> dict:
+def calibration(rounds: int, specs, continuation: str = "greedy", games=None) -> dict:
+    """Reviews of ``rounds`` 2-player rounds of each player of ``specs`` (both seats), with
+    the evaluation's ``continuation``. With ``games`` (a folder) each round is saved there
+    when first played and read back after, so that two runs review the same games."""
     from analysis.reviewer import review
     from analysis.specs import parse_spec
+    from solver.engine import records
     from solver.engine.players import play
 
     out = {}
     for spec in specs:
-        losses, grades, decisions = [], {"blunder": 0}, 0
+        losses, grades, decisions, blunders = [], {"blunder": 0}, 0, []
         for deal in range(rounds):
-            players = [parse_spec(spec).make(deal * 2 + s) for s in range(2)]
-            final = play(Game(2).new_initial_state(1000 + deal), players)
-            result = review(final)
+            path = None if games is None else Path(games) / f"{_file_name(spec)}-{deal}.json"
+            if path is not None and path.exists():
+                final = records.load(path)
+            else:
+                players = [parse_spec(spec).make(deal * 2 + s) for s in range(2)]
+                final = play(Game(2).new_initial_state(1000 + deal), players)
+                if path is not None:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    records.save(final, path)
+            result = review(final, continuation=continuation)
             for d in result.decisions:
                 decisions += 1
                 grades["blunder"] += d.grade == "blunder"
+                if d.grade == "blunder":
+                    blunders.append({"deal": deal, "index": d.index, "played": d.played,
+                                     "best": d.best, "loss": round(d.loss, 1)})
                 if not d.obvious:
                     losses.append(d.loss)
         n = len(losses)
         mean = sum(losses) / n
         half = 1.96 * statistics.stdev(losses) / math.sqrt(n)
-        out[spec] = {"rounds": rounds, "decisions": decisions, "counted": n,
-                     "mean_loss": mean, "ci95": [mean - half, mean + half],
+        out[spec] = {"rounds": rounds, "continuation": continuation, "decisions": decisions,
+                     "counted": n, "mean_loss": mean, "ci95": [mean - half, mean + half],
                      "accuracy": 100 * math.exp(-mean / 100),
-                     "blunder_share": grades["blunder"] / decisions}
-        print(spec, out[spec], flush=True)
+                     "blunder_share": grades["blunder"] / decisions, "blunders": blunders}
+        print(spec, {k: v for k, v in out[spec].items() if k != "blunders"}, flush=True)
     return out
+
+
+def _file_name(spec: str) -> str:
+    return "".join(c if c.isalnum() or c in "=." else "_" for c in spec)
 
 
 def _split_specs(text: str) -> list[str]:
@@ -241,6 +259,10 @@ def main(argv=None) -> None:
     one.add_argument("--rounds", type=int, default=20)
     one.add_argument("--specs", default="random,greedy,ismcts:seconds=0.5,ismcts:seconds=2",
                      help="the players, comma-separated")
+    one.add_argument("--continuation", default="greedy", choices=("greedy", "expert"),
+                     help="the evaluation's policy after each turn")
+    one.add_argument("--games", help="a folder: each round saved when first played, read "
+                                     "back after (two runs review the same games)")
     for one in commands.choices.values():
         one.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
@@ -253,7 +275,8 @@ def main(argv=None) -> None:
     elif args.command == "agreement":
         figures = agreement(args.games)
     else:
-        figures = calibration(args.rounds, _split_specs(args.specs))
+        figures = calibration(args.rounds, _split_specs(args.specs), args.continuation,
+                              args.games)
     summary = {k: v for k, v in figures.items() if k != "rows"}
     print(json.dumps(summary, indent=1))
     if args.out:

@@ -99,6 +99,28 @@ def test_analyze_json_holds_every_figure(capsys):
     assert data["decisions"][0]["loss"] == 0
 
 
+def test_analyze_and_review_take_the_expert_as_the_continuation(capsys, tmp_path):
+    """--continuation expert: the samples play the expert after the decision; the same
+    seed gives other figures than the greedy continuation, and the review's rating band,
+    measured with greedy, is not given."""
+    argv = ["analyze", str(EXAMPLES / "discard_feeds_the_opponent.json"), "--iterations",
+            "300", "--json"]
+    greedy = json.loads(_run(capsys, *argv)[1])
+    code, out, _ = _run(capsys, *argv, "--continuation", "expert")
+    expert = json.loads(out)
+    assert code == 0 and expert["decisions"][0]["loss"] == 0
+    assert [r["mean"] for r in expert["decisions"]] != [r["mean"] for r in greedy["decisions"]]
+    from analysis.reviewer import UNCALIBRATED, review
+    from solver.engine.api import Game
+    from solver.engine.players import GreedyPlayer, play
+
+    final = play(Game(2).new_initial_state(5), [GreedyPlayer(), GreedyPlayer()])
+    found = review(final, [0], iterations=120, continuation="expert", between=(0, 40))
+    assert found.decisions and found.summary["0"]["rating"] in (UNCALIBRATED, None)
+    with pytest.raises(BiribaError, match="'random'"):
+        review(final, [0], continuation="random")
+
+
 def test_analyze_from_flags_prints_a_table(capsys):
     code, out, err = _run(capsys, "analyze", "--hand", "8H 9H 10H JH KS KD 4C", "--table",
                           "0:5H 6H 7H", "--pile", "3D 7S QS", "--players", "2",
@@ -142,6 +164,7 @@ def test_analyze_weighs_every_lay_down_plan_a_player_would(capsys):
      "scores has 3 entries"),
     (["analyze", "--hand", "AS KS", "--opened", "0,x"], "--opened"),
     (["analyze", "--hand", "AS KS", "--seed", "-3"], "seed must be"),
+    (["analyze", "--hand", "AS KS", "--continuation", "random"], "'random'"),
 ])
 def test_bad_analyze_input_is_one_line_and_exit_2(capsys, argv, needle):
     code, out, err = _run(capsys, *argv)

@@ -49,14 +49,17 @@ def test_an_iteration_budget_is_a_total_cap_and_deterministic_with_two_workers()
     _check_table(one)
 
 
-def test_the_figures_match_a_plain_monte_carlo_on_the_same_deals():
+@pytest.mark.parametrize("continuation", ["greedy", "expert"])
+def test_the_figures_match_a_plain_monte_carlo_on_the_same_deals(continuation):
     """The numba sampler against a plain reference: each turn played on a copy, dealt by
-    the same determinization, then the greedy player to the end of the round."""
+    the same determinization, then the continuation player to the end of the round."""
     from solver.engine import core
     from solver.engine import layout as L
     from solver.engine.determinize import determinize
-    from solver.engine.players import GreedyPlayer
+    from solver.engine.expert import WEIGHTS
+    from solver.engine.players import ExpertPlayer, GreedyPlayer
     from solver.engine.api import State
+    from solver.search.search import ROLLOUTS
 
     state = _position(seed=6)
     turns = E.turns_of(state)[:4]
@@ -68,10 +71,11 @@ def test_the_figures_match_a_plain_monte_carlo_on_the_same_deals():
     sums = np.zeros((len(turns), 4))
     pairs = np.zeros((len(turns), len(turns), 3))
     flat_samples(state.array, state.game.engine, state.current_player(), table, lengths,
-                   np.ones(len(turns), dtype=np.bool_), 3, rng, sums, pairs)
+                   np.ones(len(turns), dtype=np.bool_), 3, rng, sums, pairs,
+                   ROLLOUTS[continuation], WEIGHTS.copy())
     seat = state.current_player()
     rng = np.array([core.seed_rng(99)], dtype=np.int64)
-    greedy = GreedyPlayer()
+    greedy = GreedyPlayer() if continuation == "greedy" else ExpertPlayer()
     expected = np.zeros(len(turns))
     for _ in range(3):
         deal = state.array.copy()
@@ -89,6 +93,18 @@ def test_the_figures_match_a_plain_monte_carlo_on_the_same_deals():
     assert sums[:, 0].tolist() == [3.0] * len(turns)
     assert np.allclose(sums[:, 1], expected)
     assert np.allclose(pairs[0, 1, 1], expected[0] - expected[1])
+
+
+def test_the_continuation_is_named_checked_and_changes_the_figures():
+    state = _position(seed=6)
+    greedy = evaluate(state, iterations=400, seed=3)
+    again = evaluate(state, iterations=400, seed=3, continuation="greedy")
+    expert = evaluate(state, iterations=400, seed=3, continuation="expert")
+    assert greedy.to_dict() | {"seconds": 0} == again.to_dict() | {"seconds": 0}
+    _check_table(expert)
+    assert [f.mean for f in expert.decisions] != [f.mean for f in greedy.decisions]
+    with pytest.raises(OutOfRangeError, match="'random'"):
+        evaluate(state, iterations=10, continuation="random")
 
 
 def test_the_best_is_separated_only_where_the_paired_difference_clears_the_noise():

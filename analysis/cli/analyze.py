@@ -60,6 +60,9 @@ def add(commands) -> None:
                         help=f"the lay-down plans weighed, a mask (default {PLANS_ANALYZE}: "
                              "the best, nothing, extend only, hold cards, go out; "
                              f"{PLANS_BASIC}: the best and nothing)")
+    parser.add_argument("--continuation", default="greedy", choices=("greedy", "expert"),
+                        help="who plays after the decision, every seat, in the samples "
+                             "(default greedy)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(handler=run)
 
@@ -101,7 +104,7 @@ def _target(args):
     if args.at is not None:
         record = records.read(args.file)
         check_at(len(record["actions"]), args.at)      # before compiling, as every check
-        _compile_engine()               # the record replays in the engine
+        _compile_engine(args.continuation)      # the record replays in the engine
         return position_of_record(record, args.at)
     return load_position(args.file)
 
@@ -113,10 +116,10 @@ def _bar(share: float) -> None:
     sys.stderr.flush()
 
 
-def _compile_engine() -> None:
+def _compile_engine(continuation: str = "greedy") -> None:
     from analysis.warm import ensure_compiled
 
-    ensure_compiled("play")
+    ensure_compiled("play" if continuation == "greedy" else "simulate")
 
 
 def run(args) -> int:
@@ -129,13 +132,13 @@ def run(args) -> int:
     target = _target(args)
     # compiled first: building the state runs the engine, which would compile on its own,
     # one part after another on one core
-    _compile_engine()
+    _compile_engine(args.continuation)
     if isinstance(target, Position):
         target = build_state(target, args.seed)      # refuses an impossible position
     bar = None if args.json else _bar
     result = analyze(target, iterations=args.iterations, seconds=args.seconds,
                      seed=args.seed, workers=args.workers, started=started, progress=bar,
-                     plans=args.plans)
+                     plans=args.plans, continuation=args.continuation)
     if bar is not None:
         sys.stderr.write("\n")
     return emit(args, result.to_dict(), [] if args.json else table_lines(result))

@@ -26,6 +26,9 @@ def add(commands) -> None:
     parser.add_argument("--plot", metavar="FILE.png", help="write an equity chart")
     parser.add_argument("--html", metavar="FILE.html",
                         help="write a self-contained report (chart, moves, mistakes)")
+    parser.add_argument("--continuation", default="greedy", choices=("greedy", "expert"),
+                        help="who plays after each decision in the samples (default greedy; "
+                             "the rating band is calibrated for greedy)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(handler=run)
 
@@ -48,7 +51,7 @@ def run(args) -> int:
         if not 0 <= seat < players:
             raise BiribaError(f"--seat {seat}: the game has seats 0..{players - 1}")
     # compiled before the replay, which would compile the engine on one core
-    ensure_compiled("play")
+    ensure_compiled("play" if args.continuation == "greedy" else "simulate")
     state = records.from_record(data)
 
     def progress(done, total):
@@ -57,7 +60,7 @@ def run(args) -> int:
             sys.stderr.flush()
 
     result = review(state, args.seat, args.iterations, args.seconds, args.seed, args.workers,
-                    progress)
+                    progress, continuation=args.continuation)
     if not args.json:
         sys.stderr.write("\n")
     one = args.seat[0] if args.seat and len(args.seat) == 1 else None

@@ -6,8 +6,9 @@ lay-down, a lay-down plan together with the discard that ends the turn (every pl
 ``plans`` mask, every legal discard after it); otherwise the decisions themselves (a pickup,
 a discard). A turn is valued by flat Monte Carlo with common random numbers
 (:mod:`solver.search.flat`): a sample deals the unseen cards once and plays every active
-turn on that deal, then the greedy player for every seat to the end of the round. A figure
-is the mean round-score difference for the player's team over the turn's samples, with its
+turn on that deal, then the continuation policy for every seat to the end of the round
+(``continuation``: the greedy player by default, or the expert with its tuned weights). A
+figure is the mean round-score difference for the player's team over the turn's samples, with its
 95% interval and the share of rounds won, all from those samples.
 
 The steps:
@@ -30,8 +31,8 @@ workers (deterministic with a seed), or ``seconds`` of wall time from ``started`
 below ``MIN_SAMPLES`` samples is listed after the ranked ones, with no mean, no interval
 and no loss.
 
-The continuation is the greedy player's: a figure answers "this turn, then everyone plays
-the greedy policy". The ISMCTS player (:mod:`solver.search.search`) plays deeper; the
+A figure answers "this turn, then everyone plays the continuation policy" (the greedy
+player by default). The ISMCTS player (:mod:`solver.search.search`) plays deeper; the
 figures here are the ones that are the same from one seed to the next.
 """
 
@@ -43,19 +44,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solver.engine import core
 from solver.engine import layout as L
 from solver.engine.basics import search_rng
+from solver.engine.expert import WEIGHTS
 from solver.errors import OutOfRangeError
 from solver.search import decisions as D
 from solver.search.flat import PAIRS, SUMS, flat_samples
 from solver.search.plans import PLANS_DEFAULT, is_lay
-from solver.search.search import (SearchError, _available, check_budget, check_plans,
+from solver.search.search import (ROLLOUTS, SearchError, _available, check_budget, check_plans,
                                   check_seed, decision_name, default_stage, expansion)
 from solver.limits import (CHUNK_SECONDS, CONTENDERS, MIN_SAMPLES, ROUND_GROWTH, ROUND_MIN,  # noqa: F401
                            SCREEN, Z_SEPARATE)
 
 Z95 = 1.96
+CONTINUATION_DEFAULT = "greedy"     # the policy after the turn (one of search.ROLLOUTS)
 
 
 class Figure(NamedTuple):
@@ -152,7 +154,8 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
              seconds: float | None = None, seed: int = 0, workers: int = 1,
              plans: int = PLANS_DEFAULT, played=None, margin: float = 0.0,
              min_samples: int = MIN_SAMPLES, progress=None, meanwhile=None,
-             started: float | None = None) -> Evaluation:
+             started: float | None = None,
+             continuation: str = CONTINUATION_DEFAULT) -> Evaluation:
     """Rank the turns of the player to move in ``state`` at ``stage`` (module doc).
 
     ``iterations`` (rollouts in total, over the ``workers``) or ``seconds`` (wall time
@@ -161,11 +164,13 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
     review asks about (one of :func:`turns_of`, or any legal sequence the player could
     have played); ``margin``: the loss below which it does not matter. ``progress`` is
     told the share of the cap spent after each round; ``meanwhile`` runs once while the
-    workers sample."""
+    workers sample; ``continuation``: who plays after the turn, every seat (``greedy``,
+    ``expert``)."""
     started = time.perf_counter() if started is None else started
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
     check_seed(seed)
     check_plans(plans)
+    check_continuation(continuation)
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or \
             not 2 <= min_samples <= 100_000:
         raise OutOfRangeError(f"min_samples must be an int in 2..100000, got {min_samples!r}")
@@ -194,7 +199,7 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
             ran.append(True)
             meanwhile()
 
-    run = _Run(state, turns, iterations, seed, workers)
+    run = _Run(state, turns, iterations, seed, workers, continuation)
     try:
         _rounds(run, len(turns), mine, margin, min_samples, deadline, progress, once,
                 seconds)
@@ -203,6 +208,12 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
     once()
     return _evaluation(turns, run.sums, run.pairs, min_samples, mine, run.rollouts,
                        run.samples, time.perf_counter() - started, stage)
+
+
+def check_continuation(continuation) -> None:
+    if continuation not in ROLLOUTS:
+        raise OutOfRangeError(f"the continuation must be one of {', '.join(ROLLOUTS)}, got "
+                              f"{continuation!r}")
 
 
 def _custom_turn(state, actions) -> Turn:
@@ -304,8 +315,10 @@ def _settled(run, best, played, open_, margin) -> bool:
 class _Sampler:
     """One worker's sums and random state (its seed: the evaluation's + the worker's)."""
 
-    def __init__(self, array, tables, seat, turns, lengths, seed):
+    def __init__(self, array, tables, seat, turns, lengths, seed, continuation):
         self.array, self.tables, self.seat = array, tables, seat
+        self.policy = np.int64(ROLLOUTS[continuation])
+        self.weights = WEIGHTS.copy()           # the expert's (a constant is read-only)
         self.turns, self.lengths = turns, lengths
         count = turns.shape[0]
         self.sums = np.zeros((count, SUMS), dtype=np.float64)
@@ -322,7 +335,8 @@ class _Sampler:
             step = left if deadline is None else self._step(left, deadline, width)
             began = time.perf_counter()
             flat_samples(self.array, self.tables, self.seat, self.turns, self.lengths,
-                         active, step, self.rng, self.sums, self.pairs)
+                         active, step, self.rng, self.sums, self.pairs, self.policy,
+                         self.weights)
             self.timed += time.perf_counter() - began
             self.rollouts += step * width
             self.samples += step
@@ -344,7 +358,7 @@ class _Run:
     """The workers of one evaluation: this process and ``workers - 1`` forked ones, their
     sums added up."""
 
-    def __init__(self, state, turns, iterations, seed, workers):
+    def __init__(self, state, turns, iterations, seed, workers, continuation):
         self.cap = iterations
         longest = max(len(t.actions) for t in turns)
         table = np.zeros((len(turns), max(longest, 1)), dtype=np.int64)
@@ -355,7 +369,7 @@ class _Run:
         array, tables = state.array, state.game.engine
         seat = state.current_player()
         self.workers = workers
-        self.own = _Sampler(array, tables, seat, table, lengths, seed)
+        self.own = _Sampler(array, tables, seat, table, lengths, seed, continuation)
         self.links, self.processes = [], []
         self.latest = [None] * workers
         self.sums = self.own.sums.copy()
@@ -367,12 +381,13 @@ class _Run:
             # the compiled sampler loaded once, before forking (else in every worker)
             flat_samples(array, tables, seat, table, lengths,
                          np.zeros(len(turns), dtype=np.bool_), 0, self.own.rng.copy(),
-                         self.own.sums.copy(), self.own.pairs.copy())
+                         self.own.sums.copy(), self.own.pairs.copy(), self.own.policy,
+                         self.own.weights)
             context = multiprocessing.get_context("fork")
             for w in range(1, workers):
                 mine, theirs = context.Pipe()
                 process = context.Process(target=_serve, daemon=True, args=(
-                    theirs, array, tables, seat, table, lengths, seed + w))
+                    theirs, array, tables, seat, table, lengths, seed + w, continuation))
                 process.start()
                 theirs.close()
                 self.links.append(mine)
@@ -423,8 +438,8 @@ class _Run:
                 process.kill()
 
 
-def _serve(link, array, tables, seat, table, lengths, seed):
-    sampler = _Sampler(array, tables, seat, table, lengths, seed)
+def _serve(link, array, tables, seat, table, lengths, seed, continuation):
+    sampler = _Sampler(array, tables, seat, table, lengths, seed, continuation)
     while True:
         message = link.recv()
         if message is None:
@@ -473,5 +488,5 @@ def _evaluation(turns, sums, pairs, min_samples, played, rollouts, samples, seco
     return Evaluation(figures, verdict, mine, int(rollouts), int(samples), seconds, stage)
 
 
-__all__ = ["CONTENDERS", "Evaluation", "Figure", "MIN_SAMPLES", "Turn", "evaluate",
+__all__ = ["CONTENDERS", "CONTINUATION_DEFAULT", "Evaluation", "Figure", "MIN_SAMPLES", "Turn", "evaluate",
            "turns_of"]

@@ -5,8 +5,8 @@ A *turn* is a short sequence of engine actions of the player to move: a pickup, 
 and the discard that ends it, a discard. It is the same in every deal the player cannot
 tell apart (it depends only on the player's hand, the table and the pile). One *sample*
 deals the cards the player cannot see once (:func:`solver.engine.determinize.determinize`)
-and plays every active turn on that deal, then the rollout policy (the greedy player, for
-every seat) to the end of the round. Every turn meets the same hidden cards and the same
+and plays every active turn on that deal, then the continuation policy (the greedy player,
+or the expert, for every seat) to the end of the round. Every turn meets the same hidden cards and the same
 stock, so the difference between two turns is measured on the same deals (common random
 numbers), which cancels most of the luck of the deal from it.
 """
@@ -19,7 +19,6 @@ from kernels.jit import njit
 from solver.engine import layout as L
 from solver.engine.core import apply_action
 from solver.engine.determinize import determinize
-from solver.engine.policies import GREEDY
 from solver.search.loop import rollout, round_result
 
 SUMS = 4        # per turn: samples, total, squares, wins (its team's round won)
@@ -27,13 +26,15 @@ PAIRS = 3       # per pair of turns: samples, the sum and the squares of their d
 
 
 @njit(cache=True)
-def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pairs):
+def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pairs, policy,
+                 weights):
     """Add ``samples`` samples to ``sums`` (float64[K, SUMS]: each active turn's result,
     the round-score difference for ``seat``'s team) and ``pairs`` (float64[K, K, PAIRS]:
     each pair of active turns' difference, row less column). ``turns``: int64[K, M] engine
     actions, the first ``lengths[k]`` of row k; ``active``: bool[K]; ``rng``: int64[1].
-    Returns the engine actions played. ``root`` is never changed, and only what ``seat``
-    sees of it is read."""
+    ``policy``: the continuation (GREEDY, or EXPERT with ``weights``, float64[W]). Returns
+    the engine actions played. ``root`` is never changed, and only what ``seat`` sees of it
+    is read."""
     R = T[0]
     count = turns.shape[0]
     players = R[L.R_PLAYERS]
@@ -44,7 +45,6 @@ def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pair
     rewards = np.zeros(R[L.R_TEAMS], dtype=np.float64)
     diffs = np.zeros(R[L.R_TEAMS], dtype=np.float64)
     team_of = np.empty(players, dtype=np.int64)
-    weights = np.zeros(0, dtype=np.float64)    # the greedy rollouts use none
     played = 0
     for _ in range(samples):
         deal[:] = root
@@ -59,7 +59,7 @@ def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pair
             for p in range(players):
                 team_of[p] = S[L.TEAM_OF + p]
             before = S[L.ACTIONS]
-            rollout(S, T, buffer, rng, 0.0, 0, GREEDY, weights)  # no randomness
+            rollout(S, T, buffer, rng, 0.0, 0, policy, weights)  # no randomness
             played += S[L.ACTIONS] - before + lengths[k]
             round_result(S, R, team_of, rewards, diffs, 1.0)
             result = diffs[team_of[seat]]
