@@ -50,15 +50,14 @@ from solver.engine.core import (
     is_wild,
     packet_for,
     pile_counts,
-    take_pile_ok,
     team_additions,
     team_stats,
     trump_bonus,
     vulnerable_minimum,
 )
 from solver.engine.policies import (Plan, _pile_action, _plan_rows, best_discard, first_row,
-                                    greedy_action, lay_plan, may_lay, meld_uses, plan_beats,
-                                    plan_cards)
+                                    greedy_action, lay_plan, may_lay, meld_uses, pile_allowed,
+                                    plan_beats, plan_cards)
 from solver.engine.rules import ENGINE_RULES_TYPE, STATE_TYPE
 from solver.limits import PICKUP_BUDGET, PLAN_BUDGET
 
@@ -198,13 +197,7 @@ def expert_discards(S, T, seat, team, hand, plan, params):
     next_seat = (seat + 1) % players
     next_team = S[L.TEAM_OF + next_seat]
     for other in range(R[L.R_TEAMS]):
-        if other == team or S[L.MELD_N + other] == 0:
-            continue
-        members = 0
-        for s in range(players):
-            if S[L.TEAM_OF + s] == other:
-                members += 1
-        if members == 0:
+        if other == team or S[L.MELD_N + other] == 0:      # a team with melds has seats
             continue
         table, found, _, groups = team_additions(S, T, other, hand, run_bonus)
         for i in range(found.shape[0]):
@@ -263,10 +256,8 @@ def expert_action(S, T, buffer, params):
     team = S[L.TEAM_OF + seat]
     if phase == L.DRAW:
         hand = hand_of(S, seat).copy()
-        can_draw = S[L.STOCK_N] > 0
-        swap = S[L.PILE_N] == 1 and R[L.R_ONE_CARD] and hand.sum() == 1
-        if take_pile_ok(S, T) and not (swap and can_draw):
-            if not can_draw or _take_pile(S, T, team, hand, params):
+        if pile_allowed(S, T, hand):
+            if S[L.STOCK_N] == 0 or _take_pile(S, T, team, hand, params):
                 return _pile_action(S, T, buffer)
         return encode(L.ACTION_DRAW, 0, 0)
     if phase != L.PLAY:

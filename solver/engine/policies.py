@@ -182,7 +182,7 @@ def discard_scores(S, T, seat, team, hand, counts, rows):
     """The greedy discard score of every kind of ``hand`` (higher: discarded first):
     -1000 per meld or addition of ``counts`` and ``rows`` the kind belongs to, -500 when the
     next opponent's melds take it alone, plus its value (a card kept costs its value)."""
-    R, sc, vals, runb, setb = T.array, T.scalars, T.values, T.run_bonus_by_trump, T.set_bonus
+    R, vals, runb = T.array, T.values, T.run_bonus_by_trump
     uses = meld_uses(counts, rows)
     feeds = np.zeros(L.KINDS, dtype=np.int64)
     opponent = S[L.TEAM_OF + (seat + 1) % R[L.R_PLAYERS]]
@@ -270,6 +270,16 @@ def _pile_action(S, T, buffer):
     return chosen
 
 
+@njit(cache=True, inline="always")
+def pile_allowed(S, T, hand):
+    """Whether a policy takes the pile into account: the rules allow it, and it is not a
+    one-card pile taken with one card in ``hand`` while the stock can be drawn. That only
+    swaps the card: the turn may not close (rules §7), and players who all did so would
+    swap cards for ever."""
+    swap = S[L.PILE_N] == 1 and T.array[L.R_ONE_CARD] and hand.sum() == 1
+    return take_pile_ok(S, T) and not (swap and S[L.STOCK_N] > 0)
+
+
 @linked(types.int64(STATE_TYPE, ENGINE_RULES_TYPE, STATE_TYPE))
 def greedy_action(S, T, buffer):
     """The greedy player's action in the current state (see the module docstring)."""
@@ -288,13 +298,9 @@ def greedy_action(S, T, buffer):
                 suit_count = held
         return encode(L.ACTION_TRUMP, 0, most)
     if phase == L.DRAW:
-        can_draw = S[L.STOCK_N] > 0
-        # Holding one card, a one-card pile only swaps it: that turn may not close (rules
-        # §7), and players who all did so would swap cards for ever.
-        swap = S[L.PILE_N] == 1 and R[L.R_ONE_CARD] and hand.sum() == 1
-        if take_pile_ok(S, T) and not (swap and can_draw):
+        if pile_allowed(S, T, hand):
             pile = _pile_action(S, T, buffer)
-            if not can_draw:
+            if S[L.STOCK_N] == 0:
                 return pile
             # int64 values, not literals: numba compiles lay_plan and best once (not per constant)
             one, budget = np.int64(1), np.int64(PICKUP_BUDGET)
