@@ -8,8 +8,8 @@ a discard). A turn is valued by flat Monte Carlo with common random numbers
 (:mod:`solver.search.flat`): a sample deals the unseen cards once and plays every active
 turn on that deal, then the continuation policy for every seat to the end of the round
 (``continuation``: the greedy player by default, or the expert with its tuned weights). A
-figure is the mean round-score difference for the player's team over the turn's samples, with its
-95% interval and the share of rounds won, all from those samples.
+figure is the mean round-score difference for the player's team over the turn's samples,
+with its 95% interval and the share of rounds won, all from those samples.
 
 The steps:
 
@@ -488,5 +488,5 @@ def _evaluation(turns, sums, pairs, min_samples, played, rollouts, samples, seco
     return Evaluation(figures, verdict, mine, int(rollouts), int(samples), seconds, stage)
 
 
-__all__ = ["CONTENDERS", "CONTINUATION_DEFAULT", "Evaluation", "Figure", "MIN_SAMPLES", "Turn", "evaluate",
-           "turns_of"]
+__all__ = ["CONTENDERS", "CONTINUATION_DEFAULT", "Evaluation", "Figure", "MIN_SAMPLES", "Turn",
+           "check_continuation", "evaluate", "turns_of"]
