@@ -5,6 +5,7 @@
     python -m benchmarks.trust review-time [--deal 5]
     python -m benchmarks.trust agreement [--games 10]
     python -m benchmarks.trust calibration [--rounds 20] [--continuation expert] [--games DIR]
+    python -m benchmarks.trust recheck FIGURES.json --games DIR [--iterations 30000]
 
 - ``stability``: seeded decision positions, half with 2 players and half with 4, half in
   the draw phase and half in the play phase (greedy play from a seeded deal); each is
@@ -19,6 +20,9 @@
 - ``calibration``: reviews of 2-player rounds played by random, greedy and
   ``ismcts:seconds=0.5`` (both seats), and the share of ``ismcts:seconds=2``'s decisions
   graded blunders.
+- ``recheck``: each blunder of a calibration, judged again with more rollouts and another
+  seed (is the grade noise?), and the ISMCTS search's choice there with four times its
+  iterations (does a longer search play the evaluation's best?).
 """
 
 from __future__ import annotations
@@ -225,6 +229,46 @@ def calibration(rounds: int, specs, continuation: str = "greedy", games=None) ->
     return out
 
 
+def recheck(figures: str, games: str, iterations: int, search_iterations: int,
+            continuation: str) -> dict:
+    """Each blunder of a calibration's JSON (``figures``, its games in the folder
+    ``games``), judged again with ``iterations`` rollouts and another seed under the
+    ``continuation``, and searched by ISMCTS with ``search_iterations`` and two seeds: is
+    the grade noise, and does a longer search choose the evaluation's best?"""
+    from analysis.reviewer import PLANS_ALL, _judge, decision_points
+    from solver.engine import records
+    from solver.search.search import search
+
+    data = json.loads(Path(figures).read_text())
+    rows = []
+    for spec, figure in data.items():
+        by_deal: dict[int, dict[int, dict]] = {}
+        for blunder in figure["blunders"]:
+            by_deal.setdefault(blunder["deal"], {})[blunder["index"]] = blunder
+        for deal, found in sorted(by_deal.items()):
+            final = records.load(Path(games) / f"{_file_name(spec)}-{deal}.json")
+            seats = list(range(final.game.players))
+            for current, index, actions, stage in decision_points(final, seats):
+                if index not in found:
+                    continue
+                again = _judge(current, index, actions, stage, iterations, None, 7, 2,
+                               PLANS_ALL, continuation)
+                chosen = [search(current, iterations=search_iterations, seed=seed,
+                                 stage=stage).best.name for seed in (11, 12)]
+                row = {"spec": spec, "deal": deal, "index": index,
+                       "played": found[index]["played"], "best": found[index]["best"],
+                       "loss": found[index]["loss"], "again_best": again.best,
+                       "again_loss": round(again.loss, 1), "again_grade": again.grade,
+                       "longer_search": chosen}
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    still = sum(r["again_grade"] == "blunder" for r in rows)
+    graded = sum(bool(r["again_grade"]) for r in rows)
+    return {"blunders": len(rows), "still_blunders": still, "still_graded": graded,
+            "continuation": continuation, "iterations": iterations,
+            "search_iterations": search_iterations, "rows": rows}
+
+
 def _file_name(spec: str) -> str:
     return "".join(c if c.isalnum() or c in "=." else "_" for c in spec)
 
@@ -263,6 +307,12 @@ def main(argv=None) -> None:
                      help="the evaluation's policy after each turn")
     one.add_argument("--games", help="a folder: each round saved when first played, read "
                                      "back after (two runs review the same games)")
+    one = commands.add_parser("recheck")
+    one.add_argument("figures", help="a calibration's --out JSON")
+    one.add_argument("--games", required=True, help="the calibration's --games folder")
+    one.add_argument("--iterations", type=int, default=30_000)
+    one.add_argument("--search-iterations", type=int, default=12_800)
+    one.add_argument("--continuation", default="greedy", choices=("greedy", "expert"))
     for one in commands.choices.values():
         one.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
@@ -274,6 +324,9 @@ def main(argv=None) -> None:
         figures = review_time(args.deal)
     elif args.command == "agreement":
         figures = agreement(args.games)
+    elif args.command == "recheck":
+        figures = recheck(args.figures, args.games, args.iterations, args.search_iterations,
+                          args.continuation)
     else:
         figures = calibration(args.rounds, _split_specs(args.specs), args.continuation,
                               args.games)
