@@ -7,7 +7,12 @@ pickup, or in the play phase the whole turn (the lay-down, any one the rules all
 the discard that ends it). Its loss is the best's mean less the played one's, counted
 only when the two are separated on their paired difference (the same deals); below that
 the budget cannot tell them apart, the decision is *too close to call* and loses nothing.
-A decision below the minimum of samples is never graded. Grades, by the loss:
+A loss worth a grade is *confirmed*: the best and the played turn alone are evaluated
+again on fresh deals (another seed, the same budget), and the grade is the loss those
+samples separate, or none. The best was chosen as the highest of many noisy means on the
+first deals, so its lead there is biased upward (the winner's curse); fresh deals measure
+it without that bias. A decision below the minimum of samples is never graded. Grades,
+by the loss:
 
 - *inaccuracy*: INACCURACY (20) points or more;
 - *mistake*: MISTAKE (50) or more;
@@ -44,6 +49,7 @@ from solver.limits import WORKERS
 
 INACCURACY = 20
 MISTAKE = 50
+CONFIRM_SEED = 1 << 32      # a loss's confirmation: decision N's seed + N + this
 BLUNDER = 100
 GRADES = ("", "inaccuracy", "mistake", "blunder")
 ACCURACY_SCALE = 100.0
@@ -102,7 +108,8 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
     check_budget(iterations, seconds, workers)
     seats = list(range(state.game.players)) if seats is None else list(seats)
     check_seed(seed)
-    check_seed(seed + len(state.history))         # decision N's seed is seed + N
+    check_seed(seed + len(state.history) + CONFIRM_SEED)  # decision N's: seed + N, and
+    # its confirmation's seed + N + CONFIRM_SEED
     check_continuation(continuation)
     found: list[Reviewed] = []
     for current, index, actions, stage in decision_points(state, seats, between, plans):
@@ -169,6 +176,9 @@ def _judge(state, index, actions, stage, iterations, seconds, seed, workers,
     known = mine.mean is not None and best.mean is not None
     gap = best.mean - mine.mean if known else 0.0
     loss = max(0.0, gap) if known and mine.separated else 0.0
+    if grade(loss):
+        mine, best, loss = _confirm(state, stage, actions, best, iterations, seconds,
+                                    seed + CONFIRM_SEED, workers, plans, continuation)
     obvious = len(ranked) > 1 and all(f.loss < INACCURACY for f in ranked) and \
         all(f.mean is not None for f in result.decisions)
     why = sentence(state, best.code, best.actions)
@@ -182,6 +192,23 @@ def _judge(state, index, actions, stage, iterations, seconds, seed, workers,
     return Reviewed(index, seat, mine.name, best.name, mine.mean, best.mean, loss,
                     grade(loss), verdict, mine.visits, obvious, why,
                     _moves_text(state, actions), model)
+
+
+def _confirm(state, stage, actions, best, iterations, seconds, seed, workers, plans,
+             continuation):
+    """A loss worth a grade, measured again: the best against the played turn alone, on
+    fresh deals (another seed), so that the loss is not the winner's curse of having
+    chosen the best among many noisy means on the same deals. Returns (the played turn's
+    figure, the best's, the loss): a loss only where these samples separate the two."""
+    check = evaluate(state, stage, iterations=iterations, seconds=seconds, seed=seed,
+                     workers=workers, plans=plans, played=actions, margin=MISTAKE,
+                     continuation=continuation, only=(best.actions, actions))
+    mine = check.played
+    again = next(f for f in check.decisions if f.actions == best.actions)
+    if mine.mean is None or again.mean is None or check.best.actions == mine.actions \
+            or not mine.separated:
+        return mine, again, 0.0
+    return mine, again, max(0.0, again.mean - mine.mean)
 
 
 def greedy_turn(state, stage) -> tuple[int, ...]:

@@ -224,6 +224,26 @@ def test_review_grades_a_joker_thrown_away_as_a_clear_loss():
     assert result.summary["0"][decision.grade] == 1
 
 
+def test_a_graded_loss_is_the_one_fresh_deals_confirm():
+    """The grade's loss comes from the confirmation: the best and the played turn alone,
+    evaluated on the deals of the seed seed + N + CONFIRM_SEED."""
+    from analysis.reviewer import CONFIRM_SEED, MISTAKE, decision_points, review
+    from solver.search.evaluate import evaluate
+
+    state, thrown = _joker_thrown_away()
+    [decision] = review(state, seats=[0], seed=4, between=(thrown, thrown)).decisions
+    before, index, actions, stage = next(decision_points(state, [0], (thrown, thrown)))
+    first = evaluate(before, stage, iterations=3000, seed=4 + index, workers=2,
+                     played=actions, margin=MISTAKE)
+    check = evaluate(before, stage, iterations=3000, seed=4 + index + CONFIRM_SEED, workers=2,
+                     played=actions, margin=MISTAKE, only=(first.best.actions, actions))
+    assert [f.actions for f in check.decisions] == sorted(
+        [first.best.actions, tuple(actions)], key=lambda a: a != check.best.actions)
+    assert decision.grade and check.played.separated
+    assert decision.loss == pytest.approx(check.best.mean - check.played.mean)
+    assert decision.samples == check.played.visits
+
+
 def test_the_coach_grades_a_joker_thrown_away_as_the_review_does():
     from analysis.reviewer import coach
     from solver.engine.api import Game

@@ -95,6 +95,32 @@ def test_the_figures_match_a_plain_monte_carlo_on_the_same_deals(continuation):
     assert np.allclose(pairs[0, 1, 1], expected[0] - expected[1])
 
 
+def test_every_seed_up_to_the_largest_is_taken():
+    """An evaluation's (and a search's) generator mixes the seed modulo 2**63: a large
+    seed neither overflows nor repeats a small one's stream."""
+    from solver.engine.basics import search_rng
+    from solver.limits import MAX_SEED
+
+    state = _position(seed=6)
+    for seed in (2**32, 10**10, MAX_SEED):
+        assert evaluate(state, iterations=80, seed=seed).samples > 0
+    assert search_rng(1)[0] != search_rng(2**32)[0]
+    assert search_rng(7)[0] == search_rng(7)[0]
+
+
+def test_only_ranks_the_turns_named():
+    state = _position(seed=6)
+    turns = E.turns_of(state)
+    two = (turns[-1].actions, turns[0].actions)
+    result = evaluate(state, iterations=400, seed=3, only=two + (turns[0].actions,))
+    assert sorted(f.actions for f in result.decisions) == sorted(two)
+    assert sum(f.visits for f in result.decisions) <= 400
+    with pytest.raises(SearchError, match="not legal"):
+        evaluate(state, iterations=40, only=[(123456789,)])
+    with pytest.raises(SearchError, match="names no turn"):
+        evaluate(state, iterations=40, only=[])
+
+
 def test_the_continuation_is_named_checked_and_changes_the_figures():
     state = _position(seed=6)
     greedy = evaluate(state, iterations=400, seed=3)

@@ -62,8 +62,10 @@ def seed_rng(seed):
 
 def search_rng(seed: int) -> np.ndarray:
     """The generator (int64[1]) of a search or an evaluation with ``seed``: its own stream,
-    apart from the deal's generator of the same seed."""
-    return np.array([seed_rng(int(seed) * 0x9E3779B1 + 12345)], dtype=np.int64)
+    apart from the deal's generator of the same seed. Any seed up to ``MAX_SEED``: the
+    mix is taken modulo 2**63, so a large seed does not overflow int64."""
+    return np.array([seed_rng((int(seed) * 0x9E3779B1 + 12345) & ((1 << 63) - 1))],
+                    dtype=np.int64)
 
 
 @njit(cache=True)

@@ -155,7 +155,7 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
              plans: int = PLANS_DEFAULT, played=None, margin: float = 0.0,
              min_samples: int = MIN_SAMPLES, progress=None, meanwhile=None,
              started: float | None = None,
-             continuation: str = CONTINUATION_DEFAULT) -> Evaluation:
+             continuation: str = CONTINUATION_DEFAULT, only=None) -> Evaluation:
     """Rank the turns of the player to move in ``state`` at ``stage`` (module doc).
 
     ``iterations`` (rollouts in total, over the ``workers``) or ``seconds`` (wall time
@@ -165,7 +165,8 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
     have played); ``margin``: the loss below which it does not matter. ``progress`` is
     told the share of the cap spent after each round; ``meanwhile`` runs once while the
     workers sample; ``continuation``: who plays after the turn, every seat (``greedy``,
-    ``expert``)."""
+    ``expert``); ``only``: the turns to rank (engine actions each, legal), not every turn
+    of :func:`turns_of` (a review's confirmation of a loss on fresh deals)."""
     started = time.perf_counter() if started is None else started
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
     check_seed(seed)
@@ -178,6 +179,12 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
         raise SearchError("the round is over: there is no decision to evaluate")
     stage = default_stage(state) if stage is None else stage
     turns = turns_of(state, stage, plans)
+    if only is not None:
+        listed = {turn.actions: turn for turn in turns}
+        wanted = list(dict.fromkeys(tuple(int(a) for a in actions) for actions in only))
+        turns = [listed.get(actions) or _custom_turn(state, actions) for actions in wanted]
+        if not turns:
+            raise SearchError("only= names no turn to rank")
     mine = None
     if played is not None:
         played = tuple(int(a) for a in played)
