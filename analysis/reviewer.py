@@ -283,10 +283,11 @@ def summary(found, seats, outcome=(), calibrated: bool = True) -> dict:
 
 
 # The mean loss per counted decision of computer players of known strength, both seats of
-# six 2-player rounds each, reviewed at the default settings (python -m benchmarks.trust
-# calibration; benchmarks/README.md "Trust"), the strongest first: the rating band names
-# the reference players whose figure a seat's 95% interval holds.
-CALIBRATION = (("ISMCTS 0.5 s", 13.6), ("greedy", 38.2), ("random", 78.0))
+# three 2-player rounds each, reviewed at the default settings (python -m benchmarks.trust
+# calibration; benchmarks/README.md "Trust"; "ISMCTS 0.5 s" is the search at 800
+# iterations, about 0.5 s a decision), the strongest first: the rating band names the
+# reference players whose figure a seat's 95% interval holds.
+CALIBRATION = (("ISMCTS 0.5 s", 7.8), ("greedy", 26.9), ("random", 77.7))
 RATING_MIN = 20             # counted decisions a seat needs for a rating band
 UNCALIBRATED = "none at this budget"    # the band of a review at another budget
 

@@ -394,11 +394,11 @@ def test_the_rating_band_names_the_calibrated_players_the_interval_reaches():
     from analysis.reviewer import CALIBRATION, rating
 
     assert [name for name, _ in CALIBRATION] == ["ISMCTS 0.5 s", "greedy", "random"]
-    assert rating(38.0, 5.0) == "like greedy"
-    assert rating(25.0, 3.0) == "between greedy and ISMCTS 0.5 s"
+    assert rating(27.0, 5.0) == "like greedy"
+    assert rating(17.0, 3.0) == "between greedy and ISMCTS 0.5 s"
     assert rating(2.0, 1.0) == "stronger than ISMCTS 0.5 s"
     assert rating(120.0, 10.0) == "weaker than random"
-    assert rating(30.0, 20.0) == "like ISMCTS 0.5 s or greedy"
+    assert rating(17.0, 12.0) == "like ISMCTS 0.5 s or greedy"
 
 
 def test_a_review_at_another_budget_gives_no_rating_band():
