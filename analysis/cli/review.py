@@ -17,7 +17,9 @@ def add(commands) -> None:
     parser = commands.add_parser("review", help="re-analyze every decision of a saved game")
     parser.add_argument("record", help="a saved game (biriba play --save)")
     parser.add_argument("--seat", type=int, action="append", help="review this seat only")
-    parser.add_argument("--seconds", type=float, help="the cap per decision, in seconds")
+    parser.add_argument("--seconds", type=float,
+                        help="the cap per decision, in seconds (a graded decision's "
+                             "confirmation may take as long again)")
     parser.add_argument("--iterations", type=int,
                         help=f"the cap per decision, in iterations over all workers (default "
                              f"{ITERATIONS} when --seconds is not given)")

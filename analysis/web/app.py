@@ -218,6 +218,8 @@ def create_app(games_folder=None, gate: Gate | None = None) -> FastAPI:
         seats = None if seat is None else [seat]
         points = sum(1 for _ in decision_points(
             state, seats if seats is not None else range(state.game.players)))
+        # a graded decision's confirmation may take as long again (analysis.reviewer): at
+        # most twice the total in all
         each = max(total / max(points, 1) - 0.01, 0.02)
         with gate.search(total):
             result = review(state, seats, iterations=iterations, seconds=each, seed=seed,
