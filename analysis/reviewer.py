@@ -38,9 +38,9 @@ from typing import NamedTuple
 
 from solver.engine import layout as L
 from solver.search import decisions as D
-from solver.search.evaluate import CONTINUATION_DEFAULT, check_continuation, evaluate, turns_of
+from solver.search.evaluate import CONTINUATION_DEFAULT, evaluate, turns_of
 from solver.search.plans import PLANS_ALL
-from solver.search.search import check_budget, check_seed, default_stage
+from solver.search.search import check_budget, check_rollout, check_seed, default_stage
 
 from analysis.charts import pyplot
 from analysis.reasons import sentence
@@ -110,7 +110,7 @@ def review(state, seats=None, iterations: int | None = None, seconds: float | No
     check_seed(seed)
     check_seed(seed + len(state.history) + CONFIRM_SEED)  # decision N's: seed + N, and
     # its confirmation's seed + N + CONFIRM_SEED
-    check_continuation(continuation)
+    check_rollout(continuation, "the continuation")
     found: list[Reviewed] = []
     for current, index, actions, stage in decision_points(state, seats, between, plans):
         found.append(_judge(current, index, actions, stage, iterations, seconds,

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from solver.engine.api import Game
 from solver.engine.players import GreedyPlayer
+from solver.search.search import ROLLOUTS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -303,7 +304,7 @@ def main(argv=None) -> None:
     one.add_argument("--rounds", type=int, default=20)
     one.add_argument("--specs", default="random,greedy,ismcts:seconds=0.5,ismcts:seconds=2",
                      help="the players, comma-separated")
-    one.add_argument("--continuation", default="greedy", choices=("greedy", "expert"),
+    one.add_argument("--continuation", default="greedy", choices=tuple(ROLLOUTS),
                      help="the evaluation's policy after each turn")
     one.add_argument("--games", help="a folder: each round saved when first played, read "
                                      "back after (two runs review the same games)")
@@ -312,7 +313,7 @@ def main(argv=None) -> None:
     one.add_argument("--games", required=True, help="the calibration's --games folder")
     one.add_argument("--iterations", type=int, default=30_000)
     one.add_argument("--search-iterations", type=int, default=12_800)
-    one.add_argument("--continuation", default="greedy", choices=("greedy", "expert"))
+    one.add_argument("--continuation", default="greedy", choices=tuple(ROLLOUTS))
     for one in commands.choices.values():
         one.add_argument("--out", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)

@@ -15,6 +15,8 @@ from analysis.analyzer import (
     load_position,
     position_of_record,
 )
+from solver.search.evaluate import CONTINUATION_DEFAULT
+from solver.search.search import ROLLOUTS
 from analysis.cli.common import add_rules_arguments, emit
 from solver.engine import records
 from solver.errors import BiribaError, OutOfRangeError
@@ -60,7 +62,7 @@ def add(commands) -> None:
                         help=f"the lay-down plans weighed, a mask (default {PLANS_ANALYZE}: "
                              "the best, nothing, extend only, hold cards, go out; "
                              f"{PLANS_BASIC}: the best and nothing)")
-    parser.add_argument("--continuation", default="greedy", choices=("greedy", "expert"),
+    parser.add_argument("--continuation", default=CONTINUATION_DEFAULT, choices=tuple(ROLLOUTS),
                         help="who plays after the decision, every seat, in the samples "
                              "(default greedy)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
@@ -116,10 +118,10 @@ def _bar(share: float) -> None:
     sys.stderr.flush()
 
 
-def _compile_engine(continuation: str = "greedy") -> None:
+def _compile_engine(continuation: str = CONTINUATION_DEFAULT) -> None:
     from analysis.warm import ensure_compiled
 
-    ensure_compiled("play" if continuation == "greedy" else "simulate")
+    ensure_compiled("play" if continuation == "greedy" else "simulate")  # the expert part
 
 
 def run(args) -> int:

@@ -6,6 +6,8 @@ import os
 import sys
 
 from analysis.charts import pyplot
+from solver.search.evaluate import CONTINUATION_DEFAULT
+from solver.search.search import ROLLOUTS
 from analysis.cli.common import emit
 from analysis.reviewer import (ACCURACY_SCALE, BLUNDER, INACCURACY, ITERATIONS, MISTAKE, WORKERS,
                              Review, plot, review)
@@ -28,7 +30,7 @@ def add(commands) -> None:
     parser.add_argument("--plot", metavar="FILE.png", help="write an equity chart")
     parser.add_argument("--html", metavar="FILE.html",
                         help="write a self-contained report (chart, moves, mistakes)")
-    parser.add_argument("--continuation", default="greedy", choices=("greedy", "expert"),
+    parser.add_argument("--continuation", default=CONTINUATION_DEFAULT, choices=tuple(ROLLOUTS),
                         help="who plays after each decision in the samples (default greedy; "
                              "the rating band is calibrated for greedy)")
     parser.add_argument("--json", action="store_true")

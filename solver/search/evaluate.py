@@ -52,7 +52,8 @@ from solver.search import decisions as D
 from solver.search.flat import PAIRS, SUMS, flat_samples
 from solver.search.plans import PLANS_DEFAULT, is_lay
 from solver.search.search import (ROLLOUTS, SearchError, _available, check_budget, check_plans,
-                                  check_seed, decision_name, default_stage, expansion)
+                                  check_rollout, check_seed, decision_name, default_stage,
+                                  expansion)
 from solver.limits import (CHUNK_SECONDS, CONTENDERS, MIN_SAMPLES, ROUND_GROWTH, ROUND_MIN,  # noqa: F401
                            SCREEN, Z_SEPARATE)
 
@@ -171,7 +172,7 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
     iterations, seconds, workers = check_budget(iterations, seconds, workers)
     check_seed(seed)
     check_plans(plans)
-    check_continuation(continuation)
+    check_rollout(continuation, "the continuation")
     if isinstance(min_samples, bool) or not isinstance(min_samples, int) or \
             not 2 <= min_samples <= 100_000:
         raise OutOfRangeError(f"min_samples must be an int in 2..100000, got {min_samples!r}")
@@ -215,12 +216,6 @@ def evaluate(state, stage: int | None = None, *, iterations: int | None = None,
     once()
     return _evaluation(turns, run.sums, run.pairs, min_samples, mine, run.rollouts,
                        run.samples, time.perf_counter() - started, stage)
-
-
-def check_continuation(continuation) -> None:
-    if continuation not in ROLLOUTS:
-        raise OutOfRangeError(f"the continuation must be one of {', '.join(ROLLOUTS)}, got "
-                              f"{continuation!r}")
 
 
 def _custom_turn(state, actions) -> Turn:
@@ -496,4 +491,4 @@ def _evaluation(turns, sums, pairs, min_samples, played, rollouts, samples, seco
 
 
 __all__ = ["CONTENDERS", "CONTINUATION_DEFAULT", "Evaluation", "Figure", "MIN_SAMPLES", "Turn",
-           "check_continuation", "evaluate", "turns_of"]
+           "evaluate", "turns_of"]

@@ -106,11 +106,17 @@ ROLLOUTS = {"greedy": GREEDY, "expert": EXPERT}     # the rollout policies
 ROLLOUT_DEFAULT = "greedy"
 
 
+def check_rollout(policy, what: str = "rollout") -> None:
+    """``policy`` names a rollout policy of ROLLOUTS (the search's rollouts, the
+    evaluation's continuation), else OutOfRangeError naming ``what``."""
+    if policy not in ROLLOUTS:
+        raise OutOfRangeError(f"{what} must be one of {', '.join(ROLLOUTS)}, got {policy!r}")
+
+
 def check_options(exploration, epsilon, scale, cutoff=0, plans=PLANS_DEFAULT,
                   infer=0.0, rollout=ROLLOUT_DEFAULT) -> None:
     """The search's options in range (OutOfRangeError)."""
-    if rollout not in ROLLOUTS:
-        raise OutOfRangeError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+    check_rollout(rollout)
     for name, value, low, high in (("exploration", exploration, 0.0, 100.0),
                                    ("epsilon", epsilon, 0.0, 1.0),
                                    ("infer", infer, 0.0, 1.0),
