@@ -61,6 +61,13 @@ class PlayerSpec(NamedTuple):
         """Plays inside the numba playout kernel (random, greedy)."""
         return self.name in POLICY_CODES
 
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The compiled parts beyond a simulation's that this player needs (the expert
+        player's, for ``expert`` and for expert rollouts)."""
+        uses = self.name == "expert" or self.options.get("rollout") == "expert"
+        return ("expert",) if uses else ()
+
     def make(self, seed: int = 0):
         return MAKERS[self.name](seed, **self.options)
 

@@ -27,8 +27,8 @@ import numba
 import numpy as np
 
 from solver.engine import layout as L
-from solver.engine.compiled import (AFTER, NEEDS, PARTS, WAIT_SECONDS, estimate, is_compiled,
-                                     mark_compiled, with_prerequisites)
+from solver.engine.compiled import (AFTER, DEFAULT_PARTS, NEEDS, PARTS, WAIT_SECONDS, estimate,
+                                     is_compiled, mark_compiled, with_prerequisites)
 
 
 def _compile(part: str, wait: bool = False) -> None:
@@ -139,9 +139,10 @@ def _compile_priced() -> None:
         optimize_laydown(instance, Config(solver="kernel", backend=backend))
 
 
-def compile_engine(parts=tuple(PARTS), report=None, workers: int | None = None
+def compile_engine(parts=DEFAULT_PARTS, report=None, workers: int | None = None
                    ) -> dict[str, float]:
-    """Compile ``parts`` (those not compiled yet, and the parts they need first) and
+    """Compile ``parts`` (default :data:`DEFAULT_PARTS`; those not compiled yet, and the
+    parts they need first) and
     return the seconds each took; ``report(text)`` hears a line as each part starts and
     ends. ``workers``: parts compiled at once, each in a process of its own (default: one
     per core); 1 compiles in this process, one part after another."""
@@ -221,10 +222,13 @@ def to_stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def ensure_compiled(command: str, report=to_stderr) -> None:
+def ensure_compiled(command: str, report=to_stderr, also=()) -> None:
     """Before ``command`` (play, simulate, replay) uses the engine: compile what is
-    missing, saying so through ``report``; silent when everything is compiled."""
-    missing = [part for part in NEEDS[command] if not is_compiled(part)]
+    missing, and the parts ``also`` names (the expert player's where the players or the
+    continuation use it), saying so through ``report``; silent when everything is
+    compiled."""
+    wanted = list(NEEDS[command]) + [p for p in also if p not in NEEDS[command]]
+    missing = [part for part in wanted if not is_compiled(part)]
     if not missing:
         return
     what = "the lay-down kernels" if command == "numba backend" else "the game engine"

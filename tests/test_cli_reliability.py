@@ -327,6 +327,11 @@ def _default_is_numba():
 def test_compile_command_reports(capsys):
     code, out, err = run(capsys, "compile")
     assert code == 0 and "compiled" in out
+    code, out, err = run(capsys, "compile", "kernel")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["biriba: error: no part 'kernel' to compile (parts: "
+                                        "kernels rules greedy priced search playout count "
+                                        "expert)"]
 
 
 # --- the fuzz test: random command lines end cleanly --------------------------------------

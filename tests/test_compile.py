@@ -209,6 +209,24 @@ def test_every_part_reaches_the_parts_it_needs():
         compiled.with_prerequisites(["nonsense"])
 
 
+def test_the_default_compile_leaves_the_options_to_their_first_use(monkeypatch):
+    asked = []
+    monkeypatch.setattr(warm, "is_compiled", lambda part: False)
+    monkeypatch.setattr(warm, "_compile_here", lambda todo, report: asked.append(todo) or {})
+    warm.compile_engine(workers=1)
+    warm.compile_engine(("expert",), workers=1)
+    assert asked == [list(compiled.DEFAULT_PARTS), ["expert"]]
+    assert "count" not in compiled.DEFAULT_PARTS and "expert" not in compiled.NEEDS["simulate"]
+
+
+def test_a_player_names_the_expert_part_where_it_uses_it():
+    from analysis.specs import parse_spec
+
+    assert parse_spec("expert").parts == ("expert",)
+    assert parse_spec("ismcts:rollout=expert,iterations=5").parts == ("expert",)
+    assert parse_spec("ismcts:iterations=5").parts == parse_spec("greedy").parts == ()
+
+
 def test_the_estimate_is_the_longest_part_or_the_shared_total():
     parts = list(compiled.PARTS)
     assert compiled.estimate(parts, 1) == sum(compiled.SECONDS.values())

@@ -121,7 +121,7 @@ def _bar(share: float) -> None:
 def _compile_engine(continuation: str = CONTINUATION_DEFAULT) -> None:
     from analysis.warm import ensure_compiled
 
-    ensure_compiled("play" if continuation == "greedy" else "simulate")  # the expert part
+    ensure_compiled("play", also=("expert",) if continuation == "expert" else ())
 
 
 def run(args) -> int:

@@ -35,12 +35,12 @@ def run(args) -> int:
     from analysis.warm import ensure_compiled
 
     game = Game(args.players, args.rules, *args.option, match=args.match)
-    parse_spec(args.a, game), parse_spec(args.b, game)
+    specs = parse_spec(args.a, game), parse_spec(args.b, game)
     if not 1 <= args.deals <= MAX_DEALS:
         raise OutOfRangeError(f"--deals must be 1..{MAX_DEALS}, got {args.deals}")
     check_workers(args.workers)                  # every check before any compiling
     check_seed(args.seed, args.deals)
-    ensure_compiled("simulate")
+    ensure_compiled("simulate", also=specs[0].parts + specs[1].parts)
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deals")
     stop_on_sigterm()                         # a killed duel still reports what it played

@@ -55,7 +55,7 @@ def run(args) -> int:
         if not 0 <= seat < players:
             raise BiribaError(f"--seat {seat}: the game has seats 0..{players - 1}")
     # compiled before the replay, which would compile the engine on one core
-    ensure_compiled("play" if args.continuation == "greedy" else "simulate")
+    ensure_compiled("play", also=("expert",) if args.continuation == "expert" else ())
     state = records.from_record(data)
 
     def progress(done, total):

@@ -43,7 +43,7 @@ def run(args) -> int:
     from analysis.warm import ensure_compiled
     from analysis.web.app import GAMES_FOLDER
 
-    ensure_compiled("play")             # before listening: the first request would wait
+    ensure_compiled("play", also=("expert",))   # before listening: a request would wait
     os.environ[GAMES_FOLDER] = folder
     print(f"biriba: serving on http://{_shown(args.host)}:{args.port}/ "
           f"(the API's documentation at /docs; games in {folder}); Ctrl-C stops",

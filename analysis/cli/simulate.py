@@ -52,9 +52,8 @@ def run(args) -> int:
     policies = [getattr(args, name) or "random" for name in SEAT_OPTIONS]
     progress = None if (args.quiet or args.json) else progress_bar
     check_counts(args.games, args.seed, args.max_actions)     # before any compiling
-    for spec in policies[:game.players]:
-        parse_spec(spec, game)
-    ensure_compiled("simulate")
+    parts = sum((parse_spec(spec, game).parts for spec in policies[:game.players]), ())
+    ensure_compiled("simulate", also=parts)
     result = simulate(game, policies, args.games, args.seed, args.max_actions, progress)
     if result["interrupted"]:
         print(f"\ninterrupted: {result['games']} of {args.games} games played", file=sys.stderr)

@@ -10,6 +10,7 @@ from analysis import sprt
 from analysis import tournament as T
 from analysis.charts import pyplot
 from analysis.cli.common import add_rules_arguments, emit, progress_bar, stop_on_sigterm
+from analysis.specs import parse_spec
 from analysis.warm import ensure_compiled
 from solver.errors import BiribaError
 
@@ -85,7 +86,8 @@ def run(args) -> int:
         if not os.path.isdir(os.path.dirname(os.path.abspath(args.plot))):
             raise BiribaError(f"cannot write {args.plot!r}: no such folder")
     if to_play:
-        ensure_compiled("simulate")
+        parts = sum((parse_spec(e, make=False).parts for e in config["entrants"]), ())
+        ensure_compiled("simulate", also=parts)
     progress = None if (args.quiet or args.json) else functools.partial(progress_bar,
                                                                         noun="deal pairs")
     stop_on_sigterm()                         # a killed tournament still reports its standings

@@ -26,6 +26,10 @@ PARTS = {
     "count": "the lay-down counter (partitions on the numba backend)",
     "expert": "the expert player",
 }
+# What `biriba compile` compiles without being asked for more: what the default players,
+# the search and the evaluation run. The lay-down counter and the expert player are options
+# that no default runs; they compile at their first use or with `biriba compile --all`.
+DEFAULT_PARTS = ("kernels", "rules", "greedy", "priced", "search", "playout")
 # A part compiles its functions first (:func:`analysis.warm._build`), calling none of the other parts'
 # code: the parts reach each other through linked functions (kernels.link) or compile
 # without running. Then it runs the calls that reach into other parts (:func:`analysis.warm._run`), once
@@ -46,10 +50,10 @@ AFTER = {
 SECONDS = {"kernels": 70, "rules": 45, "greedy": 17, "priced": 23, "search": 31, "playout": 2,
            "count": 8, "expert": 17}
 # What each command needs compiled: the terminal game, and the playout kernel too (the
-# expert player compiles at its first call elsewhere: the terminal game's first screen
-# does not wait for it).
+# expert player compiles where a command's players or continuation use it, and at its
+# first call elsewhere).
 NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
-         "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search", "expert"),
+         "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search"),
          "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced", "count")}
 RUN_SECONDS = 5        # about what a run step takes, its prerequisites loaded from the cache
 WAIT_SECONDS = 1800.0   # a worker waits this long at most for the parts its run step needs
