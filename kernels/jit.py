@@ -16,7 +16,7 @@ Every compiled function of the project is declared with this ``njit``
 The first call from Python that has to compile (no machine code cached on disk
 for the function) warns once per process with :class:`CompileWarning`, saying
 what compiles and about how long it takes; the engine installs the text with
-:func:`set_first_compile_note` (``biriba compile`` compiles everything ahead).
+:func:`set_first_compile_note` (``biriba compile`` compiles the engine ahead).
 """
 
 from __future__ import annotations

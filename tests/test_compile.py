@@ -272,6 +272,8 @@ def test_the_engine_names_the_part_and_its_time():
     assert text.startswith("numba compiles solver.engine.turn.legal_actions")
     assert " s on one core" in text
     assert compiled.first_use_note("numpy", "x") is None
+    expert = compiled.first_use_note("solver.engine.expert", "expert_action")
+    assert "`biriba compile expert` compiles it ahead" in expert
 
 
 def test_a_parts_stamp_follows_the_files_and_a_revert_compiles_again(tmp_path, monkeypatch):

@@ -132,7 +132,7 @@ def first_use_note(module: str, function: str) -> str | None:
         return None
     parts = [p for p in with_prerequisites([part]) if not is_compiled(p)] or [part]
     seconds = estimate(parts, 1)
+    ahead = "biriba compile" if part in DEFAULT_PARTS else f"biriba compile {part}"
     return (f"numba compiles {module}.{function} and what it calls at this first call: "
             f"{', '.join(p for p in PARTS if p in parts)}, about {seconds:.0f} s on one core "
-            "(cached on disk afterwards; `biriba compile` compiles everything ahead, "
-            "on every core)")
+            f"(cached on disk afterwards; `{ahead}` compiles it ahead, on every core)")
