@@ -6,8 +6,8 @@ it calls, from other modules too: after an edit of ``discard.py`` the cached
 ``legal_actions`` of ``turn.py`` would still run the old discard rule.
 
 So every module of the project that holds numba functions gets a *closure
-digest*: a hash of its own code (its syntax tree, so comments and layout do not
-count) and of the closure digests of the project modules it imports. When a
+digest*: a hash of its own code (its syntax tree without docstrings, so comments,
+docstrings and layout do not count) and of the closure digests of the project modules it imports. When a
 module's closure digest differs from the one recorded beside its cache, that
 module's cached functions are deleted, and only they are compiled again: an
 edit of ``discard.py`` recompiles ``discard.py`` and the modules that import it,
@@ -98,6 +98,18 @@ def imports_of(tree: ast.AST, root: str = ROOT) -> set[str]:
     return found
 
 
+def _without_docstrings(tree: ast.AST) -> ast.AST:
+    """``tree`` with the docstrings of its module, classes and functions left out: text
+    that no machine code holds (comments are not in the tree at all)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
 class Digests:
     """Closure digests of the project's modules, each computed once."""
 
@@ -112,7 +124,7 @@ class Digests:
                 source = handle.read()
             try:
                 tree = ast.parse(source)
-                text = ast.dump(tree)
+                text = ast.dump(_without_docstrings(tree))
                 deps = imports_of(tree, self.root) - {path}
             except SyntaxError:          # numba will say what is wrong; hash the bytes
                 text, deps = source.hex(), set()

@@ -142,6 +142,20 @@ def test_a_comment_or_a_touch_drops_nothing(cached_project):
     assert _cached(tmp_path) == ["apart", "low", "mid", "top"]
 
 
+def test_a_docstring_edit_drops_nothing_and_a_string_in_code_does(tmp_path):
+    """Docstrings are text no machine code holds; a string the code uses is code."""
+    module = tmp_path / "kernels" / "doc.py"
+    module.parent.mkdir(parents=True)
+    module.write_text('"""One."""\nfrom kernels.jit import njit\n\n\n@njit\ndef f(x):\n'
+                      '    """Two."""\n    return x\n\n\nclass C:\n    """Three."""\n')
+    before = numba_cache.Digests(str(tmp_path)).closure(str(module))
+    module.write_text(module.read_text().replace("One", "Uno").replace("Two", "Dos")
+                      .replace("Three", "Tres"))
+    assert numba_cache.Digests(str(tmp_path)).closure(str(module)) == before
+    module.write_text(module.read_text().replace("return x", "return len('x') + x"))
+    assert numba_cache.Digests(str(tmp_path)).closure(str(module)) != before
+
+
 def test_the_user_cache_directory_is_kept_honest_too(tmp_path, monkeypatch):
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     root = tmp_path / "project"
