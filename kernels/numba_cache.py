@@ -8,9 +8,9 @@ it calls, from other modules too: after an edit of ``discard.py`` the cached
 So every module of the project that holds numba functions gets a *closure
 digest*: a hash of its own code (its syntax tree without docstrings, so comments,
 docstrings and layout do not count) and of the closure digests of the project modules
-it imports. When a module's closure digest differs from the one recorded beside its cache, that
-module's cached functions are deleted, and only they are compiled again: an
-edit of ``discard.py`` recompiles ``discard.py`` and the modules that import it,
+it imports. When a module's closure digest differs from the one recorded beside
+its cache, that module's cached functions are deleted, and only they are compiled
+again: an edit of ``discard.py`` recompiles ``discard.py`` and the modules that import it,
 directly or not, and leaves ``basics.py``, ``deal.py`` and the kernels alone.
 
 :func:`refresh` runs once, when :mod:`kernels` is imported, before any numba
