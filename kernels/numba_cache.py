@@ -36,25 +36,30 @@ def _declares(text: bytes) -> bool:
     return any(marker in text for marker in MARKERS)
 
 
+def project_files(root: str = ROOT) -> list[str]:
+    """The project's source files (of PACKAGES), sorted."""
+    found = []
+    for package in PACKAGES:
+        for folder, _, files in os.walk(os.path.join(root, package)):
+            found.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))
+    return sorted(found)
+
+
 def numba_modules(root: str = ROOT) -> list[str]:
     """The project's source files that declare (or define) ``njit`` or linked functions,
     sorted."""
     found = []
-    for package in PACKAGES:
-        for folder, _, files in os.walk(os.path.join(root, package)):
-            for name in files:
-                if name.endswith(".py"):
-                    path = os.path.join(folder, name)
-                    if path == os.path.abspath(__file__):
-                        continue          # mentions njit, compiles nothing
-                    try:
-                        with open(path, "rb") as handle:
-                            text = handle.read()
-                    except OSError:
-                        continue
-                    if _declares(text):
-                        found.append(path)
-    return sorted(found)
+    for path in project_files(root):
+        if path == os.path.abspath(__file__):
+            continue          # mentions njit, compiles nothing
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        if _declares(text):
+            found.append(path)
+    return found
 
 
 def _module_file(name: str, root: str) -> str | None:
@@ -192,7 +197,8 @@ def cached_files(folder: str, module: str) -> list[str]:
 
 
 def _quick_key(paths: list[str]) -> str:
-    """Changes whenever a numba module is edited, touched, added or removed (stat only)."""
+    """Changes whenever one of ``paths`` is edited, touched, added or removed (stat
+    only)."""
     key = hashlib.blake2b(digest_size=16)
     for path in paths:
         try:
@@ -210,17 +216,17 @@ def _ledger(root: str) -> str:
 def refresh(root: str = ROOT) -> list[str]:
     """Delete the cached functions of every module whose closure digest changed.
 
-    Returns the modules (paths) whose cache was dropped. When no numba module's file
-    changed since the last call (same sizes and times), it only stats the files. Never
+    Returns the modules (paths) whose cache was dropped. When no project file changed
+    since the last call (same sizes and times), it only stats the files. Never
     raises for an unreadable or read-only cache.
     """
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return []
-    paths = numba_modules(root)
     ledger = _ledger(root)
-    quick = _quick_key(paths)
-    if _read(ledger).get("quick") == quick:
+    quick = _quick_key(project_files(root))   # every file: a module without numba
+    if _read(ledger).get("quick") == quick:   # functions can hold their constants
         return []
+    paths = numba_modules(root)
     digests = Digests(root)
     dropped = []
     by_folder: dict[str, list[str]] = {}

@@ -62,6 +62,9 @@ def _project(root):
         "solver/top.py": "from kernels.jit import njit\nfrom solver.mid import g\n\n"
                          "@njit\ndef h(x):\n    return g(x)\n",
         "solver/apart.py": "from kernels.jit import njit\n\n@njit\ndef k(x):\n    return x\n",
+        "solver/numbers.py": "WEIGHT = 1\n",
+        "solver/weighed.py": "from kernels.jit import njit\nfrom solver.numbers import WEIGHT\n\n"
+                             "@njit\ndef w(x):\n    return x * WEIGHT\n",
     }
     for name, text in files.items():
         path = root / name
@@ -71,7 +74,8 @@ def _project(root):
 
 def _fake_cache(root):
     for folder, module, function in (("kernels", "low", "f"), ("solver", "mid", "g"),
-                                     ("solver", "top", "h"), ("solver", "apart", "k")):
+                                     ("solver", "top", "h"), ("solver", "apart", "k"),
+                                     ("solver", "weighed", "w")):
         cache = root / folder / "__pycache__"
         cache.mkdir(exist_ok=True)
         for suffix in (".nbi", ".1.nbc"):
@@ -98,13 +102,13 @@ def cached_project(tmp_path, monkeypatch):
 def test_an_edit_drops_the_module_and_its_importers_not_the_rest(cached_project):
     tmp_path = cached_project
     assert numba_cache.refresh(str(tmp_path)) == []
-    assert _cached(tmp_path) == ["apart", "low", "mid", "top"]
+    assert _cached(tmp_path) == ["apart", "low", "mid", "top", "weighed"]
 
     mid = tmp_path / "solver" / "mid.py"
     mid.write_text(mid.read_text().replace("return f(x)", "return f(x) + 1"))
     dropped = numba_cache.refresh(str(tmp_path))
     assert sorted(os.path.basename(p) for p in dropped) == ["mid.py", "top.py"]
-    assert _cached(tmp_path) == ["apart", "low"]
+    assert _cached(tmp_path) == ["apart", "low", "weighed"]
 
 
 def test_an_edit_below_reaches_every_importer(cached_project):
@@ -112,7 +116,17 @@ def test_an_edit_below_reaches_every_importer(cached_project):
     low = tmp_path / "kernels" / "low.py"
     low.write_text(low.read_text().replace("return x", "return x * 2"))
     numba_cache.refresh(str(tmp_path))
-    assert _cached(tmp_path) == ["apart"]
+    assert _cached(tmp_path) == ["apart", "weighed"]
+
+
+def test_an_edit_of_constants_without_numba_functions_reaches_their_importers(cached_project):
+    """numba freezes a global it reads into the machine code: a module that only holds
+    numbers (the learned value's weights) is code of every numba module importing it."""
+    numbers = cached_project / "solver" / "numbers.py"
+    numbers.write_text("WEIGHT = 2\n")
+    dropped = numba_cache.refresh(str(cached_project))
+    assert [os.path.basename(p) for p in dropped] == ["weighed.py"]
+    assert _cached(cached_project) == ["apart", "low", "mid", "top"]
 
 
 def test_a_name_handed_on_by_a_package_face_reaches_its_importers(tmp_path):
@@ -139,7 +153,7 @@ def test_a_comment_or_a_touch_drops_nothing(cached_project):
     low.write_text("# a comment\n" + low.read_text() + "\n\n")
     os.utime(low)
     assert numba_cache.refresh(str(tmp_path)) == []
-    assert _cached(tmp_path) == ["apart", "low", "mid", "top"]
+    assert _cached(tmp_path) == ["apart", "low", "mid", "top", "weighed"]
 
 
 def test_a_docstring_edit_drops_nothing_and_a_string_in_code_does(tmp_path):
