@@ -3,7 +3,8 @@
 Players: ``random``, ``greedy``, ``expert`` (all three also run inside the playout kernel),
 ``ismcts`` with the options ``iterations``, ``seconds``, ``workers``, ``exploration``,
 ``epsilon``, ``scale``, ``cutoff``, ``plans``, ``match``, ``multi``, ``infer`` and
-``rollout`` (``ismcts:rollout=expert``: the expert player's rollouts)
+``rollout`` (``ismcts:rollout=expert``: the expert player's rollouts) and ``value``
+(``ismcts:cutoff=20,value=1``: the learned value where a rollout is cut)
 (``ismcts:iterations=400``,
 ``ismcts:seconds=0.5,workers=2``, ``ismcts:plans=63``: the mask of
 :mod:`solver.search.plans`; ``ismcts:match=1``: the match-aware reward;
@@ -22,12 +23,13 @@ from solver.engine.players import POLICY_CODES, ExpertPlayer, GreedyPlayer, Rand
 from solver.errors import BiribaError
 from solver.search import ISMCTSPlayer
 from solver.search.match import unfit
+from solver.search.value import value_unfit
 
 OPTIONS = {
     "ismcts": {"iterations": int, "seconds": float, "workers": int, "exploration": float,
                "epsilon": float, "scale": float, "cutoff": int, "plans": int,
                "match": int, "multi": int, "infer": float,
-               "rollout": str},
+               "rollout": str, "value": int},
     "openspiel": {"simulations": int, "uct_c": float},
 }
 
@@ -106,4 +108,6 @@ def parse_spec(text: str, game=None, make: bool = True) -> PlayerSpec:
         spec.make(0)                      # the player checks its own ranges (a BiribaError)
     if game is not None and options.get("match") and unfit(game):
         raise PlayerSpecError(f"{text.strip()!r}: {unfit(game)}")
+    if game is not None and options.get("value") and value_unfit(game):
+        raise PlayerSpecError(f"{text.strip()!r}: {value_unfit(game)}")
     return spec

@@ -59,7 +59,7 @@ def flat_samples(root, T, seat, turns, lengths, active, samples, rng, sums, pair
             for p in range(players):
                 team_of[p] = S[L.TEAM_OF + p]
             before = S[L.ACTIONS]
-            rollout(S, T, buffer, rng, 0.0, 0, policy, weights)  # no randomness
+            rollout(S, T, buffer, rng, 0.0, 0, policy, weights, -1)  # no randomness
             played += S[L.ACTIONS] - before + lengths[k]
             round_result(S, R, team_of, rewards, diffs, 1.0)
             result = diffs[team_of[seat]]

@@ -22,6 +22,7 @@ from solver.search import multi
 from solver.search.infer import MAX_TRIES, weight
 from solver.search.select import backup, expand, row_of, select
 from solver.search.tree import MAX_CHILDREN, MAX_DEPTH, NO_NODE, NO_ROW
+from solver.search.value import VALUE_WEIGHTS, end_valued, weights_row
 
 MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few hundred)
 # options (float64[OPTIONS]): the exploration constant, the rollout's random share, the
@@ -31,7 +32,8 @@ MAX_ROLLOUT = 20_000        # engine actions of one rollout (a round has a few h
 # lay-down plans (solver.search.plans), the match-aware reward (1: on, with the match's
 # target; solver.search.match), one tree per player (1: MO-ISMCTS, solver.search.multi),
 # the inference's trust in the greedy model (0: off; solver.search.infer), and the rollout
-# policy (solver.engine.policies: GREEDY or EXPERT)
+# policy (solver.engine.policies: GREEDY or EXPERT), and the learned value at the cut-off
+# (1: on; solver.search.value)
 EXPLORATION = 0
 EPSILON = 1
 SCALE = 2
@@ -43,7 +45,8 @@ TARGET = 7
 MULTI = 8
 INFER = 9
 ROLLOUT = 10
-OPTIONS = 11
+VALUE = 11
+OPTIONS = 12
 NO_FORCE = -1.0
 
 
@@ -68,18 +71,22 @@ def round_result(S, R, team_of, rewards, diffs, scale):
 
 
 @njit(cache=True, inline="always")
-def rollout(S, T, buffer, rng, epsilon, cutoff, policy, weights):
+def rollout(S, T, buffer, rng, epsilon, cutoff, policy, weights, value):
     """Play to the end of the round: ``policy`` (GREEDY, or EXPERT with ``weights``), a random
     action with probability
     ``epsilon``. With a ``cutoff`` (> 0) the rollout stops after that many actions and the
     round is scored as it stands (the static evaluation: the melds, less the cards in
-    hand and the packets not taken, no closing bonus)."""
+    hand and the packets not taken, no closing bonus), plus each team's learned
+    correction where ``value`` (the row of VALUE_WEIGHTS, or -1: none)."""
     R, vals = T.array, T.values
     for step in range(MAX_ROLLOUT):
         if S[L.PHASE] == L.ROUND_OVER or S[L.PHASE] == L.MATCH_OVER:
             return
         if cutoff > 0 and step >= cutoff:
-            end_round(S, R, vals, L.IDLE_OUT)
+            if value >= 0:
+                end_valued(S, R, vals, VALUE_WEIGHTS[value])
+            else:
+                end_round(S, R, vals, L.IDLE_OUT)
             return
         if epsilon > 0.0 and np.float64(rng_unit(rng)) < epsilon:
             action = random_action(S, T, buffer, rng)
@@ -157,6 +164,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
     live = np.empty(R[L.R_PLAYERS], dtype=np.bool_)
     hand_before = np.empty(L.KINDS, dtype=np.int64)
     weights = WEIGHTS.copy()                   # the expert's (a constant is read-only)
+    value = weights_row(R) if options[VALUE] > 0.0 else np.int64(-1)
     played = 0
     for _ in range(iterations):
         S[:] = root
@@ -182,7 +190,7 @@ def iterate(root, T, seat, stage, tree, iterations, rng, options, chance):
             team_of[seat_index] = S[L.TEAM_OF + seat_index]
         before = S[L.ACTIONS]
         rollout(S, T, buffer, rng, options[EPSILON], np.int64(options[CUTOFF]),
-                np.int64(options[ROLLOUT]), weights)
+                np.int64(options[ROLLOUT]), weights, value)
         played += S[L.ACTIONS] - before
         round_result(S, R, team_of, rewards, diffs, options[SCALE])
         if match:

@@ -11,6 +11,7 @@ from solver.engine import layout as L
 from solver.search import decisions as D
 from solver.search.match import check_flag
 from solver.search.plans import PLANS_DEFAULT, is_lay
+from solver.search.value import check_value
 from solver.search.search import (
     DEFAULT_ITERATIONS,
     EXPLORATION_DEFAULT,
@@ -33,7 +34,8 @@ class ISMCTSPlayer:
     (reward the chance of winning the match: :mod:`solver.search.match`), ``multi`` (one
     tree per player, MO-ISMCTS: :mod:`solver.search.multi`), ``infer`` (the trust in the
     greedy model that weighs the determinizations: :mod:`solver.search.infer`; 0: off),
-    ``rollout`` (the rollout policy: ``greedy`` or ``expert``)."""
+    ``rollout`` (the rollout policy: ``greedy`` or ``expert``), ``value`` (1: the learned
+    value where a rollout is cut: :mod:`solver.search.value`)."""
 
     name = "ismcts"
 
@@ -42,12 +44,13 @@ class ISMCTSPlayer:
                  exploration: float = EXPLORATION_DEFAULT, epsilon: float = 0.0,
                  scale: float = SCALE_DEFAULT, cutoff: int = 0, plans: int = PLANS_DEFAULT,
                  match: bool = False, multi: bool = False, infer: float = 0.0,
-                 rollout: str = ROLLOUT_DEFAULT):
+                 rollout: str = ROLLOUT_DEFAULT, value: int = 0):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         check_budget(iterations, seconds, workers)
         check_options(exploration, epsilon, scale, cutoff, plans, infer, rollout)
-        self.rollout = rollout
+        check_value(value, cutoff)
+        self.rollout, self.value = rollout, value
         self.cutoff, self.plans, self.match = cutoff, plans, check_flag(match)
         self.multi = check_flag(multi, "multi")
         self.infer = float(infer)
@@ -76,7 +79,8 @@ class ISMCTSPlayer:
                             workers=self.workers, exploration=self.exploration,
                             epsilon=self.epsilon, scale=self.scale, stage=stage,
                             cutoff=self.cutoff, plans=self.plans, match=self.match,
-                            multi=self.multi, infer=self.infer, rollout=self.rollout)
+                            multi=self.multi, infer=self.infer, rollout=self.rollout,
+                            value=self.value)
             self.searches += 1
             self.search_seconds += result.seconds
             code = result.best.code

@@ -23,12 +23,13 @@ from solver.engine.policies import EXPERT, GREEDY
 from solver.search import decisions as D
 from solver.search.loop import (CUTOFF, EPSILON, EXPLORATION, FORCE_SLOT, MATCH, MAX_ROLLOUT,
                                 INFER, MULTI, NO_FORCE, OPTIONS, PLANS, ROLLOUT, SCALE, TARGET,
-                                iterate)
+                                VALUE, iterate)
 from solver.search.match import check_flag
 from solver.search.multi import NODES_PER_ITERATION
 from solver.search.plans import LAY_EXPERT, LAY_EXTEND, LAY_HOLD, LAY_OUT, PLANS_ALL, \
     PLANS_DEFAULT, is_lay
 from solver.search.tree import new_tree
+from solver.search.value import check_value, value_unfit
 from solver.limits import (CHUNK, CHUNK_SECONDS, DEFAULT_ITERATIONS, MAX_ITERATIONS, MAX_NODES,  # noqa: F401
                            MAX_SECONDS, MAX_WORKERS)
 
@@ -169,7 +170,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
            meanwhile=None, progress=None,
            cutoff: int = 0, plans: int = PLANS_DEFAULT, match: bool = False,
            multi: bool = False, infer: float = 0.0,
-           rollout: str = ROLLOUT_DEFAULT) -> SearchResult:
+           rollout: str = ROLLOUT_DEFAULT, value: int = 0) -> SearchResult:
     """SO-ISMCTS for ``seat`` (the player to move) from ``state``; with ``multi``, MO-ISMCTS
     (one tree per player, :mod:`solver.search.multi`); with ``infer`` (0..1, the trust in
     the greedy model), determinizations weighted by the others' last discards
@@ -183,7 +184,8 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     their root statistics are merged. Deterministic for an iteration budget and a seed.
     ``plans``: the lay-down plans weighed (a mask, :mod:`solver.search.plans`).
     ``match``: reward the chance of winning the match, not the round's points (a match of
-    two teams; :mod:`solver.search.match`).
+    two teams; :mod:`solver.search.match`). ``value``: 1 adds the learned value to a
+    rollout cut at ``cutoff`` (:mod:`solver.search.value`; two teams of 2 or 4 players).
 
     This is the search as a player uses it (the most visited decision is its choice);
     figures for people come from :func:`solver.search.evaluate.evaluate`.
@@ -199,6 +201,9 @@ def search(state, seat: int | None = None, iterations: int | None = None,
         raise SearchError(f"seat {seat} is not to move (seat {current} is)")
     check_seed(seed)
     check_options(exploration, epsilon, scale, cutoff, plans, infer, rollout)
+    check_value(value, cutoff)
+    if value and value_unfit(state.game):
+        raise SearchError(value_unfit(state.game))
     multi = check_flag(multi, "multi")
     stage = default_stage(state) if stage is None else stage
     if multi and len(_available(state, stage, plans)) < 2:
@@ -211,6 +216,7 @@ def search(state, seat: int | None = None, iterations: int | None = None,
     options[MULTI] = 1.0 if multi else 0.0
     options[INFER] = infer
     options[ROLLOUT] = ROLLOUTS[rollout]
+    options[VALUE] = value
     chance = _match_table(state, match, options)
     started = time.perf_counter()
     if workers == 1:
