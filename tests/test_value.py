@@ -14,16 +14,11 @@ from solver.engine.players import GreedyPlayer
 from solver.errors import OutOfRangeError
 from solver.search import ISMCTSPlayer, SearchError, search
 from solver.search import value as V
+from tests.test_search import _midround as midround
 
 
 def _midround(players, seed, actions):
-    state = Game(players, "classic").new_initial_state(seed)
-    greedy = GreedyPlayer()
-    for _ in range(actions):
-        if state.is_terminal():
-            break
-        state.apply_action(greedy.choose(state))
-    return state
+    return midround("classic", players, seed, actions)
 
 
 def _reference(state, team):
