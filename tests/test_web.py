@@ -220,18 +220,24 @@ def test_review_and_the_position_of_a_decision(client):
     one_line_error(client.post("/api/position", json={"record": record, "at": 10**6}), 400)
 
 
-def test_a_review_by_rollouts_is_the_same_twice_and_has_figures(client):
+def test_a_review_by_rollouts_is_the_same_twice_and_has_figures(client, monkeypatch):
     """With ``iterations`` each decision's rollouts are fixed: the same figures on any
     machine (the 30 s cap does not bind on a short game), and enough for the played turn's
-    32 samples where there are few turns."""
+    32 samples where there are few turns. With no budget, 100 rollouts a decision."""
+    import analysis.reviewer
+
     record = finished_record(client)
     one = client.post("/api/review?iterations=100&seat=1&seed=4", json=record).json()
     two = client.post("/api/review?iterations=100&seat=1&seed=4", json=record).json()
     strip = lambda result: [{k: v for k, v in d.items() if k != "seconds"}   # noqa: E731
                             for d in result["decisions"]]
     assert strip(one) == strip(two)
-    default = client.post("/api/review?seat=1&seed=4", json=record).json()
-    assert strip(default) == strip(one)                 # no budget: 100 rollouts a decision
+    asked = []
+    real = analysis.reviewer.review
+    monkeypatch.setattr(analysis.reviewer, "review",
+                        lambda *a, **k: asked.append(k) or real(*a, **k))
+    client.post("/api/review?seat=1&seed=4", json=record).json()
+    assert asked[0]["iterations"] == 100 and asked[0]["seed"] == 4   # the same budget as one's
     assert any(d["played_mean"] is not None for d in one["decisions"])
     one_line_error(client.post("/api/review?iterations=0", json=record), 400)
     one_line_error(client.post("/api/review?iterations=10&seconds=31", json=record), 400)
