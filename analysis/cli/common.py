@@ -46,15 +46,16 @@ def print_json(data):
     print(json.dumps(data, ensure_ascii=True))
 
 
-def announce_numba(backend, cards: int = 0) -> None:
+def announce_numba(backend, cards: int = 0, also=()) -> None:
     """Say on stderr when numba code is about to compile (its first run): the numba
-    backend, or Cython's bounded search from PRICED_CARDS cards (numba's programme)."""
+    backend, or Cython's bounded search from PRICED_CARDS cards (numba's programme), and
+    the parts ``also`` names (the lay-down counter, for ``partitions``)."""
     from kernels.partition import needs_numba
 
     if needs_numba(backend, cards):
         from analysis.warm import ensure_compiled
 
-        ensure_compiled("numba backend")
+        ensure_compiled("numba backend", also=also)
 
 
 def default_backend():

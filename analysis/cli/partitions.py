@@ -20,7 +20,7 @@ def add(commands) -> None:
 def run(args):
     rules = rules_from(args)
     checked_hand(args.hand)                 # a bad card is refused before any compiling
-    announce_numba(args.backend)
+    announce_numba(args.backend, also=("count",))
     total, seconds = count_laydowns_timed(args.hand, rules, args.backend)
     backend = args.backend or default_backend()
     if args.json:

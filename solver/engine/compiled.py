@@ -54,7 +54,7 @@ SECONDS = {"kernels": 70, "rules": 45, "greedy": 17, "priced": 23, "search": 31,
 # first call elsewhere).
 NEEDS = {"play": ("kernels", "priced", "rules", "greedy", "search"),
          "simulate": ("kernels", "priced", "rules", "greedy", "playout", "search"),
-         "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced", "count")}
+         "replay": ("kernels", "rules"), "numba backend": ("kernels", "priced")}
 RUN_SECONDS = 5        # about what a run step takes, its prerequisites loaded from the cache
 WAIT_SECONDS = 1800.0   # a worker waits this long at most for the parts its run step needs
 
