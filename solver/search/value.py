@@ -26,7 +26,7 @@ import numpy as np
 
 from kernels.jit import njit
 from solver.engine import layout as L
-from solver.engine.basics import is_wild
+from solver.engine.basics import info_of, is_wild, team_stats
 from solver.engine.core import apply_action, end_round
 from solver.engine.policies import greedy_action
 from solver.errors import OutOfRangeError
@@ -44,16 +44,13 @@ def team_features(S, R, vals, team, out):
     for f in range(FEATURES):
         out[f] = 0.0
     for m in range(S[L.MELD_N + team]):
-        start = L.MELD_INFO + (team * L.MAX_MELDS + m) * L.INFO
-        size = S[start + L.INFO_SIZE]
-        out[0] += S[start + L.INFO_POINTS]
-        if size == biriba - 1:
+        info = info_of(S, team, m)
+        out[0] += info[L.INFO_POINTS]
+        if info[L.INFO_SIZE] == biriba - 1:
             out[4] += 1.0
-        elif size >= biriba:
-            if S[start + L.INFO_CLEAN]:
-                out[5] += 1.0
-            else:
-                out[6] += 1.0
+    biribas, clean, _, _ = team_stats(S, R, team)
+    out[5] = clean
+    out[6] = biribas - clean
     for seat in range(R[L.R_PLAYERS]):
         if S[L.TEAM_OF + seat] != team:
             continue
@@ -146,8 +143,9 @@ def check_value(value, cutoff: int) -> None:
 
 
 def value_unfit(game) -> str | None:
-    """Why the learned value has no weights for ``game`` (None: it has)."""
-    if game.players in VALUE_PLAYERS and int(game.engine.array[L.R_TEAMS]) == 2:
+    """Why the learned value has no weights for ``game`` (None: it has; the rule is
+    :func:`weights_row`'s)."""
+    if weights_row(game.engine.array) >= 0:
         return None
     return (f"value=1 has weights for two teams of 2 or 4 players, not {game.players} "
             "players in this game")
